@@ -1,0 +1,270 @@
+"""The engine contract every game implements (DESIGN.md, "Engine contract").
+
+A game is a :class:`Game` subclass: plain data in, plain data out. Its state is a dataclass
+tree deriving from :class:`GameState` (the RNG and the effects of the last step live there), its
+moves are :class:`~engine.core.moves.Move` dataclasses. Callers use:
+
+- ``new_game(players=, options=, edition=, seed=)`` → the initial state (validates everything);
+- ``to_act(state)`` → seats that must decide now (empty when the game is over);
+- ``legal_moves(state, seat)`` → every legal move, exactly;
+- ``apply(state, seat, move)`` → a new state (the input is untouched), or :class:`IllegalMove`;
+- ``view(state, seat | None)`` → what that seat (or a spectator) may see;
+- ``result(state)`` → the :class:`Result` once the game is over;
+- ``describe(move, seat)`` → one line for the audit log.
+
+Subclasses implement the abstract hooks; ``apply_in_place`` is the fast path used by replay.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from engine.core.codec import from_plain, to_plain
+from engine.core.errors import IllegalMove, InvalidOptions
+from engine.core.moves import Move, MoveSet
+from engine.core.options import Option, normalize_options, options_schema
+from engine.core.rng import Rng
+
+PUBLIC = None  # ``Effect.visible_to`` value for an effect everyone sees
+
+
+@dataclass
+class Effect:
+    """Something a step caused beyond the move itself: a chance outcome, a skipped power, a score.
+
+    ``text`` is what everyone may read. ``data`` holds the details, seen only by the seats in
+    ``visible_to`` (``None``: everyone; ``[]``: nobody until the game ends). Chance outcomes have
+    ``kind == "chance"``; a replay recomputes them and the event store compares.
+    """
+
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+    visible_to: list[int] | None = PUBLIC
+
+    def visible_for(self, seat: int | None) -> bool:
+        """True when ``seat`` (None: a spectator) may see ``data``."""
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+    def public_json(self, seat: int | None) -> dict[str, Any]:
+        """The effect as ``seat`` may see it: data withheld unless visible to that seat."""
+        shown: dict[str, Any] = {"kind": self.kind, "text": self.text}
+        if self.visible_for(seat):
+            shown["data"] = to_plain(self.data)
+        return shown
+
+
+@dataclass(kw_only=True)
+class GameState:
+    """Fields every game state has. Game states subclass it (``@dataclass(kw_only=True)``)."""
+
+    rng: Rng
+    effects: list[Effect] = field(default_factory=list)
+    step: int = 0
+
+    def note(self, kind: str, text: str, data: Mapping[str, Any] | None = None,
+             visible_to: Sequence[int] | None = PUBLIC) -> None:  # fmt: skip
+        """Record an effect of the current step."""
+        shown = None if visible_to is None else list(visible_to)
+        self.effects.append(Effect(kind, text, dict(data or {}), shown))
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final scores and ranks (1-based, ties share a rank) with the tie-break details."""
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"scores", "ranks", "details"}``, JSON-ready."""
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "details": to_plain(self.details),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Result:
+        """The inverse of :meth:`to_json`."""
+        return cls(tuple(data["scores"]), tuple(data["ranks"]), dict(data.get("details", {})))
+
+
+def ranks_from_keys(keys: Sequence[Any]) -> tuple[int, ...]:
+    """Competition ranks (1, 1, 3) from sort keys where a larger key is better.
+
+    >>> ranks_from_keys([10, 30, 10, 20])
+    (3, 1, 3, 2)
+    """
+    return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the registry says about a game."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    engine_version: str
+    editions: tuple[str, ...]
+    options: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "engine_version": self.engine_version,
+            "editions": list(self.editions),
+            "options": self.options,
+        }
+
+
+S = TypeVar("S", bound=GameState)
+
+
+class Game(ABC, Generic[S]):
+    """One game's rules. Subclasses set the class attributes and implement the hooks."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    engine_version: ClassVar[str]
+    editions: ClassVar[tuple[str, ...]]  # the first is the default
+    options: ClassVar[tuple[Option, ...]] = ()
+    moves: ClassVar[MoveSet]
+    state_type: ClassVar[type[GameState]]
+
+    # -- registry information -------------------------------------------------------------
+    def info(self) -> GameInfo:
+        """Id, name, player range, engine version, editions and options schema."""
+        return GameInfo(
+            id=self.id,
+            name=self.name,
+            min_players=self.min_players,
+            max_players=self.max_players,
+            engine_version=self.engine_version,
+            editions=self.editions,
+            options=options_schema(self.options),
+        )
+
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validated options with every default filled in."""
+        return normalize_options(self.options, options)
+
+    def check_setup(self, players: int, edition: str | None) -> str:
+        """Validate the player count and edition; return the edition to use."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidOptions("the number of players must be a whole number")
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}"
+            )
+        chosen = edition or self.editions[0]
+        if chosen not in self.editions:
+            raise InvalidOptions(
+                f"{self.name} has no edition {chosen!r}; editions: {', '.join(self.editions)}"
+            )
+        return chosen
+
+    # -- the contract ---------------------------------------------------------------------
+    def new_game(self, *, players: int, seed: str, options: Mapping[str, Any] | None = None,
+                 edition: str | None = None) -> S:  # fmt: skip
+        """Validate players, options and edition, then set the game up from ``seed``."""
+        chosen = self.check_setup(players, edition)
+        return self.setup(players, self.normalize_options(options), chosen, Rng(seed))
+
+    @abstractmethod
+    def setup(self, players: int, options: dict[str, Any], edition: str, rng: Rng) -> S:
+        """The initial state; chance outcomes go into ``state.effects``."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[int]:
+        """Seats that must decide now; empty once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: S, seat: int) -> list[Move]:
+        """Every move ``seat`` may make now (empty if the seat is not to act)."""
+
+    def check(self, state: S, seat: int, move: Move) -> None:
+        """Raise :class:`IllegalMove` unless ``move`` is legal. Games override for speed/words."""
+        if seat not in self.to_act(state):
+            raise IllegalMove(self.not_your_turn(state, seat))
+        if move not in self.legal_moves(state, seat):
+            raise IllegalMove(f"{self.describe(move, seat)} is not allowed now")
+
+    def not_your_turn(self, state: S, seat: int) -> str:
+        """The sentence for a seat that is not to act."""
+        if self.result(state) is not None:
+            return "the game is over"
+        waiting = ", ".join(str(s) for s in self.to_act(state))
+        return f"seat {seat} is not to act now (waiting for seat {waiting})"
+
+    def apply(self, state: S, seat: int, move: Move) -> S:
+        """A new state after ``seat`` plays ``move``; ``state`` itself is never changed."""
+        new = self.clone(state)
+        self.apply_in_place(new, seat, move)
+        return new
+
+    def apply_in_place(self, state: S, seat: int, move: Move) -> None:
+        """Validate then play ``move`` on ``state`` itself (replay's fast path).
+
+        On :class:`IllegalMove` the state is untouched: validation happens before any change.
+        """
+        self.check(state, seat, move)
+        state.effects = []
+        state.step += 1
+        self.play(state, seat, move)
+
+    @abstractmethod
+    def play(self, state: S, seat: int, move: Move) -> None:
+        """Carry out a move already validated by :meth:`check`, mutating ``state``."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see now, JSON-ready; nothing hidden from it."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None:
+        """The final result, or None while the game goes on."""
+
+    @abstractmethod
+    def describe(self, move: Move, seat: int) -> str:
+        """One line a person reads in the audit log, e.g. "seat 2 plays the magistrat (3)"."""
+
+    # -- optional hooks -------------------------------------------------------------------
+    def public_move(self, move: Move, seat: int) -> dict[str, Any]:
+        """What players other than ``seat`` may see of the move (default: all of it)."""
+        return move.to_json()
+
+    def estimate(self, state: S, seat: int) -> float:
+        """A score estimate for ``seat`` (greedy bots maximise it); higher is better."""
+        return 0.0
+
+    # -- plain data -----------------------------------------------------------------------
+    def decode_move(self, data: Any) -> Move:
+        """A move from its JSON form (raises BadMove when malformed)."""
+        return self.moves.decode(data)
+
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        """The full state as plain data (seed included: for snapshots and audits only)."""
+        plain: dict[str, Any] = to_plain(state)
+        return plain
+
+    def state_from_json(self, data: Mapping[str, Any]) -> S:
+        """The inverse of :meth:`state_to_json`."""
+        state: S = from_plain(self.state_type, dict(data))
+        return state
+
+    def clone(self, state: S) -> S:
+        """An independent copy of ``state``."""
+        return copy.deepcopy(state)

@@ -1,0 +1,75 @@
+"""API plumbing shared by every app: the error body of API.md.
+
+Every error leaves as ``{"error": "<code>", "detail": "<sentence>", ...}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+_CODES = {
+    status.HTTP_400_BAD_REQUEST: "bad_request",
+    status.HTTP_401_UNAUTHORIZED: "not_authenticated",
+    status.HTTP_403_FORBIDDEN: "forbidden",
+    status.HTTP_404_NOT_FOUND: "not_found",
+    status.HTTP_405_METHOD_NOT_ALLOWED: "method_not_allowed",
+    status.HTTP_406_NOT_ACCEPTABLE: "not_acceptable",
+    status.HTTP_409_CONFLICT: "conflict",
+    status.HTTP_410_GONE: "finished",
+    status.HTTP_413_REQUEST_ENTITY_TOO_LARGE: "too_large",
+    status.HTTP_415_UNSUPPORTED_MEDIA_TYPE: "unsupported_media_type",
+    status.HTTP_422_UNPROCESSABLE_ENTITY: "unprocessable",
+    status.HTTP_429_TOO_MANY_REQUESTS: "throttled",
+}
+
+
+class ApiError(exceptions.APIException):
+    """An error with the contract's body: a code, a sentence and optional extra fields."""
+
+    def __init__(self, status_code: int, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail=detail, code=code)
+        self.status_code = status_code
+        self.error_code = code
+        self.extra = extra
+
+
+def _sentence(detail: Any) -> str:
+    """Flatten DRF's nested validation details into one readable sentence."""
+    if isinstance(detail, dict):
+        parts = [f"{key}: {_sentence(value)}" for key, value in detail.items()]
+        return "; ".join(parts)
+    if isinstance(detail, list):
+        return " ".join(_sentence(item) for item in detail)
+    return str(detail)
+
+
+def error_response(status_code: int, code: str, detail: str, **extra: Any) -> Response:
+    """Build a response with the contract's error body."""
+    return Response({"error": code, "detail": detail, **extra}, status=status_code)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF exception handler that rewrites every error into the contract's body."""
+    if isinstance(exc, ApiError):
+        return error_response(exc.status_code, exc.error_code, str(exc.detail), **exc.extra)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    code = _CODES.get(response.status_code, "error")
+    if isinstance(exc, exceptions.ValidationError):
+        code = "invalid"
+    if isinstance(exc, exceptions.ParseError):
+        code = "malformed_json"
+    detail = _sentence(
+        response.data.get("detail", response.data)
+        if isinstance(response.data, dict)
+        else response.data
+    )
+    response.data = {"error": code, "detail": detail}
+    if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
+        response.data["fields"] = exc.detail
+    return response

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class HeraldConfig(AppConfig):
+    """The project's own small app: health checks and the worker heartbeat."""
+
+    name = "herald"
+    verbose_name = "Herald platform"
+    default_auto_field = "django.db.models.BigAutoField"

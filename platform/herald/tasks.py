@@ -1,0 +1,11 @@
+"""Platform tasks."""
+
+from celery import shared_task
+
+from herald.services import heartbeat_record
+
+
+@shared_task(name="herald.record_heartbeat", acks_late=True)
+def record_heartbeat(token: str) -> int:
+    """Record that a worker ran a task carrying ``token``; returns the row id."""
+    return heartbeat_record(token=token, worker=record_heartbeat.request.hostname or "").pk

@@ -1,0 +1,21 @@
+"""Root URLconf: health, admin, the versioned API and its OpenAPI schema and docs."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from herald import views
+
+api_v1 = [
+    path("", include("events.urls")),
+    path("", include("tournaments.urls")),
+    path("", include("ratings.urls")),
+]
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]

@@ -1,0 +1,222 @@
+"""Shared fixtures: the `services` marker, a live Redis, a real Celery worker process.
+
+Tests that need PostgreSQL or Redis carry ``@pytest.mark.services("postgres", "redis")``
+(no names means both). Without those services they are skipped with a reason; with
+``HERALD_REQUIRE_SERVICES=1`` (CI) a missing service fails them instead.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+KNOWN_SERVICES = ("postgres", "redis")
+
+
+def services_required() -> bool:
+    """True when CI demands the real services (HERALD_REQUIRE_SERVICES=1)."""
+    return os.environ.get("HERALD_REQUIRE_SERVICES", "") not in {"", "0", "false", "no"}
+
+
+def _postgres_problem() -> str | None:
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" not in engine:
+        return "PostgreSQL is not configured (set DATABASE_URL=postgres://...)"
+    return None
+
+
+def _redis_problem() -> str | None:
+    from django.conf import settings
+
+    url = settings.REDIS_URL
+    if not url:
+        return "Redis is not configured (set REDIS_URL=redis://...)"
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_timeout=2).ping()
+    except Exception as exc:
+        return f"Redis at {url} does not answer: {exc}"
+    return None
+
+
+_PROBES = {"postgres": _postgres_problem, "redis": _redis_problem}
+
+
+def missing_service(names: tuple[str, ...]) -> str | None:
+    """The first reason one of ``names`` is unavailable, or None."""
+    for name in names or KNOWN_SERVICES:
+        if name not in _PROBES:
+            raise ValueError(f"unknown service {name!r}; known: {', '.join(KNOWN_SERVICES)}")
+        problem = _PROBES[name]()
+        if problem:
+            return problem
+    return None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip (or, under HERALD_REQUIRE_SERVICES=1, fail) tests whose services are absent."""
+    marker = item.get_closest_marker("services")
+    if marker is None:
+        return
+    problem = missing_service(tuple(marker.args))
+    if problem is None:
+        return
+    if services_required():
+        pytest.fail(f"HERALD_REQUIRE_SERVICES=1 but {problem}", pytrace=False)
+    pytest.skip(problem)
+
+
+@pytest.fixture
+def redis_client() -> Iterator[Any]:
+    """A client of the live Redis of REDIS_URL; keys it is given to clean are deleted after."""
+    from django.conf import settings
+
+    problem = _redis_problem()
+    if problem:
+        if services_required():
+            pytest.fail(problem, pytrace=False)
+        pytest.skip(problem)
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    yield client
+    client.close()
+
+
+def database_url_for_worker() -> str:
+    """DATABASE_URL pointing a subprocess at the database this test session uses."""
+    from django.db import connection
+
+    params = connection.settings_dict
+    user = params.get("USER") or ""
+    password = params.get("PASSWORD") or ""
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = params.get("HOST") or "127.0.0.1"
+    port = params.get("PORT") or "5432"
+    return f"postgres://{auth}{host}:{port}/{params['NAME']}"
+
+
+class WorkerProcess:
+    """A real ``celery worker`` subprocess bound to the test database and the test queue."""
+
+    def __init__(self, *, queue: str, env: dict[str, str], log_path: Path) -> None:
+        self.queue = queue
+        self.env = env
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 60.0) -> None:
+        """Start the worker and wait until it answers a ping."""
+        from herald.celery import app
+
+        log = self.log_path.open("ab")
+        command = [
+            sys.executable, "-m", "celery", "-A", "herald", "worker",
+            "--loglevel=INFO", "--concurrency=1", "--pool=prefork",
+            "--without-gossip", "--without-mingle", "-Q", self.queue,
+            "-n", f"{self.queue}@%h",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"celery worker exited early; see {self.log_path}")
+            replies = app.control.ping(
+                destination=[f"{self.queue}@{os.uname().nodename}"], timeout=0.5
+            )
+            if replies:
+                return
+        raise RuntimeError(f"celery worker did not answer within {timeout}s; see {self.log_path}")
+
+    def stop(self) -> None:
+        """Ask the worker to finish (SIGTERM, warm shutdown), then make sure it is gone."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def kill(self) -> None:
+        """kill -9 the worker's process group leader (used by fault tests)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+def worker_environment(queue: str, **overrides: str) -> dict[str, str]:
+    """The environment of a worker subprocess: this session's database, Redis and queue."""
+    from django.conf import settings
+
+    env = dict(os.environ)
+    env.update(
+        {
+            "DATABASE_URL": database_url_for_worker(),
+            "REDIS_URL": settings.REDIS_URL,
+            "CELERY_QUEUE": queue,
+            "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
+        }
+    )
+    env.update(overrides)
+    return env
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[WorkerProcess]:
+    """A real Celery worker process on the test database and Redis, for the whole session.
+
+    Tests using it need committed data: mark them ``django_db(transaction=True)``.
+    """
+    from django.conf import settings
+
+    for problem in (_postgres_problem(), _redis_problem()):
+        if problem:
+            if services_required():
+                pytest.fail(problem, pytrace=False)
+            pytest.skip(problem)
+    from herald.celery import app
+
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    with django_db_blocker.unblock():
+        env = worker_environment(queue)
+    app.control.purge()
+    worker = WorkerProcess(
+        queue=queue, env=env, log_path=tmp_path_factory.mktemp("worker") / f"{uuid.uuid4().hex}.log"
+    )
+    worker.start()
+    yield worker
+    worker.stop()
+
+
+def wait_for(
+    predicate: Any, *, timeout: float = 30.0, interval: float = 0.1, what: str = ""
+) -> Any:
+    """Poll ``predicate`` until it returns something truthy; fail the test after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    pytest.fail(f"timed out after {timeout}s waiting for {what or predicate}")

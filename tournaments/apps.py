@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    """Clubs, players, tournaments, rounds, tables, results and standings."""
+
+    name = "tournaments"
