@@ -1,0 +1,72 @@
+"""Pure pairing engines: Swiss and round-robin draws, brackets, cuts and standings.
+
+This package is the single import point for the tournament services. It imports nothing from
+Django: it works on the plain values in :mod:`tournaments.pairing.types` and returns new ones.
+
+Entry points:
+
+* :func:`pair_round` — the factory: ``fmt`` is ``"swiss"`` or ``"round_robin"``; options are
+  declared with defaults in :data:`FORMAT_OPTIONS` and unknown keys are refused.
+* :func:`table_sizes` — how ``n`` players split into tables under a :class:`TableRule`.
+* :func:`check_tables` — the rules a hand-edited draft breaks, as :class:`DrawWarning` values.
+* :func:`single_elimination`, :func:`double_elimination`, :func:`knockout`,
+  :func:`bracket_advance` — brackets a page can draw (``Bracket.to_json()``).
+* :func:`split_groups`, :func:`cut` — groups then a cut to a bracket.
+* :func:`standings` — points by finishing rank and ordered tie-breakers.
+"""
+
+from tournaments.pairing.brackets import (
+    bracket_advance,
+    double_elimination,
+    knockout,
+    single_elimination,
+)
+from tournaments.pairing.checks import check_tables
+from tournaments.pairing.factory import FORMAT_OPTIONS, FORMATS, pair_round
+from tournaments.pairing.sizes import table_sizes
+from tournaments.pairing.stages import cut, split_groups
+from tournaments.pairing.standings import TIEBREAKERS, standings
+from tournaments.pairing.types import (
+    Bracket,
+    DrawWarning,
+    Entrant,
+    GameRecord,
+    History,
+    Match,
+    Pairing,
+    PairingBug,
+    PairingError,
+    Route,
+    StandingRow,
+    StandingRule,
+    TableRule,
+)
+
+__all__ = [
+    "FORMATS",
+    "FORMAT_OPTIONS",
+    "TIEBREAKERS",
+    "Bracket",
+    "DrawWarning",
+    "Entrant",
+    "GameRecord",
+    "History",
+    "Match",
+    "Pairing",
+    "PairingBug",
+    "PairingError",
+    "Route",
+    "StandingRow",
+    "StandingRule",
+    "TableRule",
+    "bracket_advance",
+    "check_tables",
+    "cut",
+    "double_elimination",
+    "knockout",
+    "pair_round",
+    "single_elimination",
+    "split_groups",
+    "standings",
+    "table_sizes",
+]

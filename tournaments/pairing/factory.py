@@ -1,0 +1,55 @@
+"""The one factory that picks a pairing algorithm from plain options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from tournaments.pairing.types import Entrant, History, Pairing, PairingError, TableRule
+
+FORMATS = ("swiss", "round_robin")
+
+#: Every option each format understands, with its default. Unknown keys are refused.
+FORMAT_OPTIONS: Mapping[str, Mapping[str, object]] = {
+    "swiss": {
+        "avoid_repeats": True,
+        "balance_seats": True,
+        "search_budget": 20_000,
+    },
+    "round_robin": {
+        "balance_seats": True,
+        "search_budget": 20_000,
+    },
+}
+
+
+def pair_round(
+    fmt: str,
+    entrants: Sequence[Entrant],
+    history: History,
+    rule: TableRule,
+    *,
+    round_number: int,
+    seed: str,
+    options: Mapping[str, object] | None = None,
+) -> Pairing:
+    """Draw one round of format ``fmt`` for the active ``entrants``.
+
+    ``round_number`` is 1-based; ``seed`` makes the draw reproducible (same inputs, same draw).
+    Raises :class:`PairingError` with a sentence a person reads when the draw cannot be made.
+    """
+    resolved = resolve_options(fmt, options)
+    raise NotImplementedError(f"{fmt} pairing is being written ({resolved})")
+
+
+def resolve_options(fmt: str, options: Mapping[str, object] | None) -> dict[str, object]:
+    """The format's defaults overlaid with ``options``; unknown formats or keys are refused."""
+    if fmt not in FORMAT_OPTIONS:
+        raise PairingError(f"Unknown pairing format {fmt!r}; choose one of {', '.join(FORMATS)}.")
+    declared = FORMAT_OPTIONS[fmt]
+    unknown = sorted(set(options or {}) - set(declared))
+    if unknown:
+        raise PairingError(
+            f"Unknown option(s) for {fmt} pairing: {', '.join(unknown)}; "
+            f"known options are {', '.join(sorted(declared))}."
+        )
+    return {**declared, **(options or {})}
