@@ -1,0 +1,53 @@
+"""Errors the tournament services raise on purpose; each carries a sentence a person reads.
+
+Every class names the HTTP status and contract code the API answers with, so views map any of
+them to ``herald.api.ApiError`` in one place (``tournaments.api.as_api_error``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TournamentError(Exception):
+    """Base class: the request cannot be carried out; ``str(error)`` says why."""
+
+    status = 400
+    code = "invalid"
+
+    def __init__(self, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+
+class InvalidInput(TournamentError):
+    """Input that can never be right (unknown game, ranks that do not add up, a bad CSV row)."""
+
+
+class NotAllowed(TournamentError):
+    """The caller may not do this (not the organiser, not seated at this table)."""
+
+    status = 403
+    code = "forbidden"
+
+
+class WrongState(TournamentError):
+    """Right input at the wrong time (confirming a released round, pairing over a draft)."""
+
+    status = 409
+    code = "wrong_state"
+
+
+class ResultsMissing(TournamentError):
+    """Pairing the next round while tables still have no confirmed result (use force)."""
+
+    status = 409
+    code = "results_missing"
+
+
+class ResultConflict(TournamentError):
+    """A result that contradicts the one already confirmed; the organiser decides."""
+
+    status = 409
+    code = "result_conflict"

@@ -1,0 +1,298 @@
+"""Clubs, players, tournaments, stages, registrations, rounds, tables and results.
+
+The models hold data and constraints only; every write goes through ``tournaments.services``
+and every read worth naming through ``tournaments.selectors``. The pairing formats are pure
+functions in ``tournaments.pairing``; ``services`` is the one bridge between the two.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Club(models.Model):
+    """A club that runs tournament nights."""
+
+    name = models.CharField(max_length=120, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person who plays: a user account with the name printed on pairings, and a club."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
+    )
+    display_name = models.CharField(max_length=120)
+    club = models.ForeignKey(
+        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="players"
+    )
+
+    class Meta:
+        ordering = ["display_name"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class Format(models.TextChoices):
+    SWISS = "swiss", "Swiss"
+    ROUND_ROBIN = "round_robin", "Round robin"
+    SINGLE_ELIMINATION = "single_elimination", "Single elimination"
+    DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
+    KNOCKOUT = "knockout", "Multiplayer knockout (top K of each table advance)"
+    STAGES = "stages", "Stages (groups, then a cut to a bracket)"
+
+
+class Tournament(models.Model):
+    """One tournament of one game, run by its organisers."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration open"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=200)
+    club = models.ForeignKey(
+        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments"
+    )
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organised_tournaments"
+    )
+    game_id = models.CharField(max_length=40)
+    edition = models.CharField(max_length=60, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    format = models.CharField(max_length=24, choices=Format.choices, default=Format.SWISS)
+    table_preferred = models.PositiveSmallIntegerField()
+    table_allowed = models.JSONField(help_text="Table sizes allowed, e.g. [3, 4, 5].")
+    points_by_rank = models.JSONField(help_text="Points for 1st, 2nd, ... place; ties share.")
+    tiebreakers = models.JSONField(default=list, blank=True)
+    bye_points = models.FloatField(default=0)
+    dispute_window_minutes = models.PositiveIntegerField(default=30)
+    rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
+    pairing_seed = models.CharField(
+        max_length=64, help_text="Seed of every draw: the same seed gives the same pairings."
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Stage(models.Model):
+    """A part of a tournament played in one format: e.g. groups, then a cut to playoffs."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    order = models.PositiveSmallIntegerField(default=1)
+    name = models.CharField(max_length=80, default="Main")
+    format = models.CharField(max_length=24, choices=Format.choices, default=Format.SWISS)
+    rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
+    cut_top = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="How many players the cut sends to the next stage."
+    )
+    advance = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Knockout: how many of each table advance."
+    )
+    bracket = models.JSONField(
+        null=True, blank=True, help_text="The bracket as the pairing made it."
+    )
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.name}"
+
+
+class Registration(models.Model):
+    """A player entered in a tournament: seed, check-in, late entry and drop."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    seed = models.PositiveIntegerField(default=0, help_text="Lower is stronger; 0 is unseeded.")
+    checked_in = models.BooleanField(default=False)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    late_entry_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The first round a late entrant plays."
+    )
+    dropped_after_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The last round a dropped player played (0: none)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "player__display_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="registration_player_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+    @property
+    def is_dropped(self) -> bool:
+        return self.dropped_after_round is not None
+
+
+class Round(models.Model):
+    """One round's draw: draft → confirmed → released; a re-pair supersedes the draft."""
+
+    class State(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        CONFIRMED = "confirmed", "Confirmed"
+        RELEASED = "released", "Released"
+        SUPERSEDED = "superseded", "Superseded draft"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    state = models.CharField(max_length=12, choices=State.choices, default=State.DRAFT)
+    attempt = models.PositiveSmallIntegerField(default=1, help_text="1 + re-pairs of this round.")
+    quality = models.JSONField(default=dict, blank=True)
+    warnings = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    released_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number", "attempt"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"],
+                condition=~Q(state="superseded"),
+                name="round_number_live_once",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "number", "attempt"], name="round_attempt_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}, round {self.number} ({self.state})"
+
+
+class Table(models.Model):
+    """A table of a round: its seats in order, or a bye; linked to its game stream if any."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    is_bye = models.BooleanField(default=False)
+    match_id = models.CharField(
+        max_length=40, blank=True, help_text="Bracket match this table plays, if any."
+    )
+    # The event store's Stream id (a UUID). Kept as a plain value, not a foreign key, so the
+    # tournaments app migrates without the events app; ``selectors.table_stream`` resolves it.
+    stream_id = models.UUIDField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "is_bye", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{'bye' if self.is_bye else 'table'} {self.number} of {self.round}"
+
+
+class TableSeat(models.Model):
+    """One seat of a table: seat 0 is first to sit (and to play, where the game says so)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="seat_unique"),
+            models.UniqueConstraint(fields=["table", "registration"], name="seat_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.registration.player}"
+
+
+class Result(models.Model):
+    """One version of a table's result. A correction is a new version; ranks never change.
+
+    Statuses: ``submitted`` (waiting for the other seated players), ``conflict`` (two reports
+    disagree: the organiser resolves), ``confirmed`` (counts in the standings) and
+    ``discarded`` (superseded by a later version).
+    """
+
+    class Status(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted"
+        CONFLICT = "conflict", "Conflict"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISCARDED = "discarded", "Discarded"
+
+    class Source(models.TextChoices):
+        STREAM = "stream", "Game stream"
+        REPORTED = "reported", "Reported by a player"
+        ORGANISER = "organiser", "Entered by the organiser"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="results")
+    version = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices)
+    source = models.CharField(max_length=10, choices=Source.choices)
+    ranks = models.JSONField(help_text="Finishing rank per seat, 1-based; ties share.")
+    scores = models.JSONField(default=list, blank=True, help_text="Game score per seat.")
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="result_version_unique"),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(status="confirmed"), name="result_confirmed_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"result v{self.version} of {self.table} ({self.status})"
+
+
+class ResultConfirmation(models.Model):
+    """A seated player agreeing with a submitted result (the reporter agrees by reporting)."""
+
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="confirmations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["result", "user"], name="confirmation_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} confirms {self.result}"

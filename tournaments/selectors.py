@@ -1,0 +1,327 @@
+"""Reads of the tournaments app: rounds that count, history, standings, printouts, permissions.
+
+The services build on these too; nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from tournaments import pairing
+from tournaments.models import (
+    Registration,
+    Result,
+    Round,
+    Table,
+    TableSeat,
+    Tournament,
+)
+
+LIVE_STATES = (Round.State.CONFIRMED, Round.State.RELEASED)
+AnyUser = Any  # an authenticated user or AnonymousUser (no Django stubs here)
+
+
+# -- permissions -------------------------------------------------------------------------------
+def user_is_organiser(user: AnyUser, tournament: Tournament) -> bool:
+    """True for the tournament's organisers and for staff."""
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_staff", False):
+        return True
+    return tournament.organisers.filter(pk=user.pk).exists()
+
+
+def user_seat(user: AnyUser, table: Table) -> int | None:
+    """The seat ``user`` holds at ``table``, or None."""
+    if not user.is_authenticated:
+        return None
+    seat = table.seats.filter(registration__player__user_id=user.pk).first()
+    return None if seat is None else seat.seat
+
+
+# -- rounds and tables -------------------------------------------------------------------------
+def tournament_rounds(tournament: Tournament) -> QuerySet[Round]:
+    """Rounds that are not superseded drafts, in order."""
+    return tournament.rounds.exclude(state=Round.State.SUPERSEDED).order_by("number")
+
+
+def round_live(tournament: Tournament, number: int) -> Round | None:
+    """The round with this number (its current draw, not a superseded draft)."""
+    return tournament_rounds(tournament).filter(number=number).first()
+
+
+def round_latest(tournament: Tournament) -> Round | None:
+    """The highest-numbered round that is not superseded."""
+    return tournament_rounds(tournament).order_by("-number").first()
+
+
+def round_tables(round_: Round) -> QuerySet[Table]:
+    """The round's tables with seats, players and results loaded (byes last)."""
+    return round_.tables.order_by("is_bye", "number").prefetch_related(
+        Prefetch(
+            "seats",
+            queryset=TableSeat.objects.select_related("registration__player").order_by("seat"),
+        ),
+        "results",
+    )
+
+
+def table_confirmed_result(table: Table) -> Result | None:
+    """The confirmed version of the table's result, if any."""
+    for result in table.results.all():
+        if result.status == Result.Status.CONFIRMED:
+            return result
+    return None
+
+
+def tables_missing_results(tournament: Tournament) -> list[Table]:
+    """Played tables of confirmed or released rounds with no confirmed result yet."""
+    return list(
+        Table.objects.filter(
+            round__tournament=tournament, round__state__in=LIVE_STATES, is_bye=False
+        )
+        .exclude(results__status=Result.Status.CONFIRMED)
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+
+
+def registration_names(tournament: Tournament) -> dict[int, str]:
+    """Registration id -> the player's display name."""
+    rows = tournament.registrations.values_list("id", "player__display_name")
+    return dict(rows)
+
+
+def active_registrations(tournament: Tournament, round_number: int) -> list[Registration]:
+    """Players who take part in ``round_number``: checked in, not dropped, entered by then."""
+    regs = tournament.registrations.filter(checked_in=True, dropped_after_round__isnull=True)
+    return [
+        reg
+        for reg in regs.select_related("player").order_by("id")
+        if reg.late_entry_round is None or reg.late_entry_round <= round_number
+    ]
+
+
+def table_stream(table: Table) -> Any:
+    """The event store's Stream of ``table`` (None without one, or before the events app)."""
+    if table.stream_id is None:
+        return None
+    try:
+        from events.models import Stream  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    return Stream.objects.filter(pk=table.stream_id).first()
+
+
+# -- history and standings ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlayedRound:
+    """The tables and byes of one confirmed or released round, as registration ids."""
+
+    number: int
+    tables: list[tuple[int, ...]]
+    table_ids: list[int]
+    byes: list[int]
+
+
+def played_rounds(tournament: Tournament, *, before: int | None = None) -> list[PlayedRound]:
+    """Every confirmed or released round (before round ``before``), seats in order."""
+    rounds = tournament.rounds.filter(state__in=LIVE_STATES).order_by("number")
+    if before is not None:
+        rounds = rounds.filter(number__lt=before)
+    seats = (
+        TableSeat.objects.filter(table__round__in=rounds)
+        .order_by("table__round__number", "table__number", "seat")
+        .values_list("table__round__number", "table_id", "table__is_bye", "registration_id")
+    )
+    by_table: dict[tuple[int, int, bool], list[int]] = defaultdict(list)
+    for number, table_id, is_bye, reg in seats:
+        by_table[(number, table_id, is_bye)].append(reg)
+    played = {r.number: PlayedRound(r.number, [], [], []) for r in rounds}
+    for (number, table_id, is_bye), regs in by_table.items():
+        if is_bye:
+            played[number].byes.extend(regs)
+        else:
+            played[number].tables.append(tuple(regs))
+            played[number].table_ids.append(table_id)
+    return list(played.values())
+
+
+def pairing_history(rounds: Sequence[PlayedRound]) -> pairing.History:
+    """The pure layer's History of the played tables."""
+    tables = [table for r in rounds for table in r.tables]
+    numbers = [r.number for r in rounds for _ in r.tables]
+    return pairing.History(tables=tuple(tables), round_numbers=tuple(numbers))
+
+
+def seat_counts(rounds: Sequence[PlayedRound]) -> dict[int, tuple[int, ...]]:
+    """Registration id -> how often it sat in seat 0, 1, 2... over the played tables."""
+    width = max((len(t) for r in rounds for t in r.tables), default=0)
+    counts: dict[int, list[int]] = defaultdict(lambda: [0] * width)
+    for r in rounds:
+        for table in r.tables:
+            for seat, reg in enumerate(table):
+                counts[reg][seat] += 1
+    return {reg: tuple(c) for reg, c in counts.items()}
+
+
+def standing_rule(tournament: Tournament) -> pairing.StandingRule:
+    """The tournament's points, bye points and tie-breakers as the pure layer's rule."""
+    return pairing.StandingRule(
+        points_by_rank=tuple(float(p) for p in tournament.points_by_rank),
+        bye_points=float(tournament.bye_points),
+        tiebreakers=tuple(tournament.tiebreakers),
+    )
+
+
+def game_records(tournament: Tournament, *, before: int | None = None) -> list[pairing.GameRecord]:
+    """Every counted game (confirmed result) and bye of the played rounds."""
+    rounds = played_rounds(tournament, before=before)
+    confirmed = {
+        r.table_id: r
+        for r in Result.objects.filter(
+            table__round__tournament=tournament, status=Result.Status.CONFIRMED
+        )
+    }
+    records: list[pairing.GameRecord] = []
+    for played in rounds:
+        for table, table_id in zip(played.tables, played.table_ids, strict=True):
+            result = confirmed.get(table_id)
+            if result is None:
+                continue
+            records.append(
+                pairing.GameRecord(
+                    table=table,
+                    ranks=tuple(result.ranks),
+                    scores=tuple(float(s) for s in result.scores),
+                    round_number=played.number,
+                )
+            )
+        records.extend(
+            pairing.GameRecord(table=(reg,), ranks=(1,), round_number=played.number, bye=True)
+            for reg in played.byes
+        )
+    return records
+
+
+def standings_rows(
+    tournament: Tournament, *, before: int | None = None
+) -> list[pairing.StandingRow]:
+    """The pure standings of every registration that has played or may still play."""
+    records = game_records(tournament, before=before)
+    entrants = sorted(
+        {reg for record in records for reg in record.table}
+        | {reg.id for reg in tournament.registrations.filter(dropped_after_round__isnull=True)}
+    )
+    return pairing.standings(entrants, records, standing_rule(tournament))
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One line of the printed or served standings."""
+
+    rank: int
+    registration: int
+    name: str
+    club: str
+    points: float
+    tiebreaks: dict[str, float]
+    games: int
+    wins: int
+    byes: int
+    dropped: bool
+
+
+def tournament_standings(tournament: Tournament) -> list[StandingLine]:
+    """The standings with names, clubs and drops, best first."""
+    regs = {
+        reg.id: reg
+        for reg in tournament.registrations.select_related("player__club").order_by("id")
+    }
+    lines = []
+    for row in standings_rows(tournament):
+        reg = regs[row.entrant]
+        lines.append(
+            StandingLine(
+                rank=row.rank,
+                registration=reg.id,
+                name=reg.player.display_name,
+                club=reg.player.club.name if reg.player.club else "",
+                points=row.points,
+                tiebreaks=dict(row.tiebreaks),
+                games=row.games,
+                wins=row.wins,
+                byes=row.byes,
+                dropped=reg.is_dropped,
+            )
+        )
+    return lines
+
+
+# -- printouts ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat of a printed table."""
+
+    seat: int
+    registration: int
+    name: str
+    points: float
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One printed table (or bye)."""
+
+    id: int
+    number: int
+    is_bye: bool
+    seats: list[SeatLine]
+    result: dict[str, Any] | None
+
+
+def pairings_by_table(round_: Round) -> list[TableLine]:
+    """The round's tables in order, with names and points before the round."""
+    points = {
+        row.entrant: row.points for row in standings_rows(round_.tournament, before=round_.number)
+    }
+    lines = []
+    for table in round_tables(round_):
+        result = table_confirmed_result(table)
+        seats = [
+            SeatLine(
+                seat=seat.seat + 1,
+                registration=seat.registration_id,
+                name=seat.registration.player.display_name,
+                points=points.get(seat.registration_id, 0.0),
+            )
+            for seat in table.seats.all()
+        ]
+        shown = None if result is None else {"ranks": result.ranks, "scores": result.scores}
+        lines.append(TableLine(table.id, table.number, table.is_bye, seats, shown))
+    return lines
+
+
+@dataclass(frozen=True)
+class NameLine:
+    """One line of the alphabetical list: a player, their table and seat."""
+
+    name: str
+    table: int | None
+    seat: int | None
+    is_bye: bool
+
+
+def pairings_by_name(tables: Iterable[TableLine]) -> list[NameLine]:
+    """Everyone seated this round, alphabetically (case-insensitive), with table and seat."""
+    lines = [
+        NameLine(seat.name, table.number, seat.seat if not table.is_bye else None, table.is_bye)
+        for table in tables
+        for seat in table.seats
+    ]
+    return sorted(lines, key=lambda line: (line.name.casefold(), line.name))

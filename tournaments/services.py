@@ -1,0 +1,841 @@
+"""Writes of the tournaments app, and the one bridge to the pure pairing layer.
+
+Every function is keyword-only, checks its input, then changes state in one transaction: a
+request either happens whole or not at all. ORM rows become ``tournaments.pairing`` values in
+``_pairing_inputs`` and a ``Pairing`` becomes rows in ``_save_draw``; nothing else here pairs.
+Permission checks live in the API (``selectors.user_is_organiser``); services trust their
+caller except where the rule is about the data itself (only a seated player reports a table).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import pairing, selectors
+from tournaments.errors import (
+    InvalidInput,
+    NotAllowed,
+    ResultConflict,
+    ResultsMissing,
+    WrongState,
+)
+from tournaments.games import game_facts, game_options
+from tournaments.models import (
+    Club,
+    Format,
+    Player,
+    Registration,
+    Result,
+    ResultConfirmation,
+    Round,
+    Stage,
+    Table,
+    TableSeat,
+    Tournament,
+)
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+PAIRED_FORMATS = {Format.SWISS: "swiss", Format.ROUND_ROBIN: "round_robin"}
+#: Warnings a draft may not be confirmed with: the draw itself is broken.
+BLOCKING_WARNINGS = {"seated_twice", "missing", "unknown"}
+
+
+# -- clubs and players -------------------------------------------------------------------------
+def club_get_or_create(*, name: str) -> Club:
+    """The club called ``name`` (created the first time it is named)."""
+    name = name.strip()
+    if not name:
+        raise InvalidInput("A club needs a name.")
+    club, _ = Club.objects.get_or_create(name=name)
+    return club
+
+
+@transaction.atomic
+def player_create(
+    *, username: str, display_name: str, email: str = "", club: Club | None = None
+) -> Player:
+    """A new user account with its player profile."""
+    username, display_name = username.strip(), display_name.strip()
+    _check_new_player(username=username, display_name=display_name, email=email)
+    user = User.objects.create_user(username=username, email=email)
+    player = Player(user=user, display_name=display_name, club=club)
+    player.full_clean()
+    player.save()
+    return player
+
+
+def _check_new_player(*, username: str, display_name: str, email: str) -> None:
+    if not username:
+        raise InvalidInput("A player needs a username.")
+    if not display_name:
+        raise InvalidInput(f"The player {username!r} needs a display name.")
+    if User.objects.filter(username=username).exists():
+        raise InvalidInput(f"The username {username!r} is already taken.")
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise InvalidInput(f"{email!r} is not an e-mail address.") from None
+
+
+def player_for_user(*, user: AbstractBaseUser) -> Player:
+    """The user's player profile, created with their username as display name if missing."""
+    player, _ = Player.objects.get_or_create(
+        user=user, defaults={"display_name": user.get_username()}
+    )
+    return player
+
+
+# -- tournaments -------------------------------------------------------------------------------
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    game_id: str,
+    organiser: AbstractBaseUser,
+    club: Club | None = None,
+    edition: str = "",
+    options: Mapping[str, Any] | None = None,
+    format: str = "swiss",
+    table_preferred: int | None = None,
+    table_allowed: Sequence[int] | None = None,
+    points_by_rank: Sequence[float] | None = None,
+    tiebreakers: Sequence[str] = ("opponents_points", "game_score"),
+    bye_points: float | None = None,
+    dispute_window_minutes: int = 30,
+    rounds_planned: int | None = None,
+    pairing_seed: str = "",
+) -> Tournament:
+    """A tournament in registration, with one stage; sizes and points default from the game."""
+    facts = game_facts(game_id)
+    if edition and edition not in facts.editions:
+        raise InvalidInput(
+            f"{facts.name} has no edition {edition!r}; editions: {', '.join(facts.editions)}."
+        )
+    if format not in Format.values:
+        raise InvalidInput(f"Unknown format {format!r}; formats: {', '.join(Format.values)}.")
+    preferred = table_preferred or facts.preferred_table
+    allowed = _table_allowed(facts.min_players, facts.max_players, preferred, table_allowed)
+    points = _points_by_rank(points_by_rank, max(allowed))
+    tournament = Tournament(
+        name=name.strip(),
+        club=club,
+        game_id=facts.id,
+        edition=edition,
+        options=game_options(facts.id, options),
+        format=format,
+        table_preferred=preferred,
+        table_allowed=allowed,
+        points_by_rank=points,
+        tiebreakers=_tiebreakers(tiebreakers),
+        bye_points=points[0] if bye_points is None else float(bye_points),
+        dispute_window_minutes=dispute_window_minutes,
+        rounds_planned=rounds_planned,
+        pairing_seed=pairing_seed or secrets.token_hex(8),
+        status=Tournament.Status.REGISTRATION,
+    )
+    _full_clean(tournament)
+    tournament.save()
+    tournament.organisers.add(organiser)
+    Stage.objects.create(
+        tournament=tournament, order=1, name="Main", format=format, rounds_planned=rounds_planned
+    )
+    return tournament
+
+
+def _table_allowed(low: int, high: int, preferred: int, allowed: Sequence[int] | None) -> list[int]:
+    sizes = (
+        sorted(set(allowed))
+        if allowed
+        else [s for s in (preferred - 1, preferred, preferred + 1) if low <= s <= high]
+    )
+    outside = [s for s in sizes if not low <= s <= high]
+    if outside or not low <= preferred <= high:
+        raise InvalidInput(
+            f"This game is for {low} to {high} players: a table of {(outside or [preferred])[0]} cannot play it."
+        )
+    if preferred not in sizes:
+        raise InvalidInput(
+            f"The preferred table size {preferred} must be one of the allowed sizes."
+        )
+    if high >= 2 and sizes == [1]:
+        raise InvalidInput("Tables of one player are byes, not tables.")
+    return sizes
+
+
+def _points_by_rank(points: Sequence[float] | None, largest: int) -> list[float]:
+    if points is None:
+        return [float(p) for p in range(largest - 1, -1, -1)]
+    if not points:
+        raise InvalidInput("Points by rank need at least one value (the winner's points).")
+    values = [float(p) for p in points]
+    if any(a < b for a, b in itertools.pairwise(values)):
+        raise InvalidInput("Points by rank must not grow with the rank: 1st place earns the most.")
+    return values
+
+
+def _tiebreakers(names: Sequence[str]) -> list[str]:
+    unknown = [n for n in names if n not in pairing.TIEBREAKERS]
+    if unknown:
+        raise InvalidInput(
+            f"Unknown tie-breaker {unknown[0]!r}; choose from {', '.join(pairing.TIEBREAKERS)}."
+        )
+    if len(set(names)) != len(names):
+        raise InvalidInput("A tie-breaker is listed twice.")
+    return list(names)
+
+
+def _full_clean(instance: Any) -> None:
+    try:
+        instance.full_clean()
+    except ValidationError as exc:
+        raise InvalidInput(" ".join(_messages(exc))) from None
+
+
+def _messages(exc: ValidationError) -> list[str]:
+    if hasattr(exc, "message_dict"):
+        return [f"{field}: {' '.join(msgs)}" for field, msgs in exc.message_dict.items()]
+    return list(exc.messages)
+
+
+def tournament_finish(*, tournament: Tournament) -> Tournament:
+    """Close the tournament: no more rounds or registrations."""
+    if tournament.rounds.filter(state=Round.State.DRAFT).exists():
+        raise WrongState("A round is still a draft: confirm it or re-pair it before finishing.")
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    return tournament
+
+
+# -- registrations -----------------------------------------------------------------------------
+def _next_round_number(tournament: Tournament) -> int:
+    latest = selectors.round_latest(tournament)
+    return 1 if latest is None else latest.number + 1
+
+
+def _last_played_round(tournament: Tournament) -> int:
+    latest = tournament.rounds.filter(state__in=selectors.LIVE_STATES).order_by("-number").first()
+    return 0 if latest is None else latest.number
+
+
+@transaction.atomic
+def registration_create(
+    *, tournament: Tournament, player: Player, seed: int = 0, checked_in: bool = False
+) -> Registration:
+    """Enter ``player``. Once the tournament runs this is a late entry, checked in at once,
+    playing from the next round to be paired."""
+    if tournament.status == Tournament.Status.FINISHED:
+        raise WrongState(f"{tournament.name} is finished: it takes no more players.")
+    if tournament.registrations.filter(player=player).exists():
+        raise InvalidInput(f"{player.display_name} is already registered.")
+    late = tournament.status == Tournament.Status.RUNNING and tournament.rounds.exists()
+    reg = Registration(
+        tournament=tournament,
+        player=player,
+        seed=seed,
+        checked_in=checked_in or late,
+        checked_in_at=timezone.now() if checked_in or late else None,
+        late_entry_round=_first_round_open_to(tournament) if late else None,
+    )
+    _full_clean(reg)
+    reg.save()
+    return reg
+
+
+def _first_round_open_to(tournament: Tournament) -> int:
+    """A late entrant plays from the next round that is not yet confirmed."""
+    draft = tournament.rounds.filter(state=Round.State.DRAFT).order_by("number").first()
+    return draft.number if draft else _next_round_number(tournament)
+
+
+def registration_check_in(*, registration: Registration, checked_in: bool = True) -> Registration:
+    """Mark the player present (or absent again before the first round)."""
+    if registration.is_dropped:
+        raise WrongState(f"{registration.player.display_name} has dropped out.")
+    registration.checked_in = checked_in
+    registration.checked_in_at = timezone.now() if checked_in else None
+    registration.save(update_fields=["checked_in", "checked_in_at"])
+    return registration
+
+
+def registration_drop(*, registration: Registration) -> Registration:
+    """Drop the player after the last confirmed round; their games still count for the others."""
+    if registration.is_dropped:
+        raise WrongState(f"{registration.player.display_name} has already dropped out.")
+    registration.dropped_after_round = _last_played_round(registration.tournament)
+    registration.save(update_fields=["dropped_after_round"])
+    return registration
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    """One valid line of a players CSV."""
+
+    line: int
+    username: str
+    display_name: str
+    email: str
+    club: str
+    seed: int
+
+
+CSV_COLUMNS = ("display_name", "username", "email", "club", "seed")
+
+
+@transaction.atomic
+def players_import_csv(*, tournament: Tournament, text: str) -> list[Registration]:
+    """Create (or reuse) the players of a CSV and register them: every row, or none.
+
+    Columns: display_name, username, email, club, seed (header line required; email, club and
+    seed may be empty). Every faulty row is named in one :class:`InvalidInput`.
+    """
+    rows = _parse_players_csv(text, tournament)
+    registrations = []
+    for row in rows:
+        club = club_get_or_create(name=row.club) if row.club else None
+        existing = Player.objects.filter(user__username=row.username).first()
+        player = existing or player_create(
+            username=row.username, display_name=row.display_name, email=row.email, club=club
+        )
+        registrations.append(
+            registration_create(tournament=tournament, player=player, seed=row.seed)
+        )
+    return registrations
+
+
+def _parse_players_csv(text: str, tournament: Tournament) -> list[ImportRow]:
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    header = [h.strip() for h in reader.fieldnames or []]
+    missing = [c for c in ("display_name", "username") if c not in header]
+    if missing:
+        raise InvalidInput(
+            f"The CSV needs a header line with the columns {', '.join(CSV_COLUMNS)}; "
+            f"missing: {', '.join(missing)}."
+        )
+    rows: list[ImportRow] = []
+    errors: list[str] = []
+    seen: set[str] = set()
+    registered = set(tournament.registrations.values_list("player__user__username", flat=True))
+    for line, raw in enumerate(reader, start=2):
+        values = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
+        problem = _row_problem(values, seen, registered)
+        if problem:
+            errors.append(f"line {line}: {problem}")
+            continue
+        seen.add(values["username"])
+        rows.append(_import_row(line, values))
+    if errors:
+        raise InvalidInput("Nothing was imported. " + "; ".join(errors) + ".", lines=errors)
+    if not rows:
+        raise InvalidInput("The CSV has a header but no players.")
+    return rows
+
+
+def _row_problem(values: dict[str, str], seen: set[str], registered: set[str]) -> str | None:
+    username, name = values.get("username", ""), values.get("display_name", "")
+    if not username or not name:
+        return "display_name and username are both required"
+    if username in seen:
+        return f"the username {username!r} appears twice"
+    if username in registered:
+        return f"{username!r} is already registered"
+    seed = values.get("seed", "")
+    if seed and (not seed.isdigit()):
+        return f"the seed {seed!r} is not a whole number of 0 or more"
+    email = values.get("email", "")
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            return f"{email!r} is not an e-mail address"
+    if (
+        not Player.objects.filter(user__username=username).exists()
+        and User.objects.filter(username=username).exists()
+    ):
+        return f"the username {username!r} belongs to an account with no player profile"
+    return None
+
+
+def _import_row(line: int, values: dict[str, str]) -> ImportRow:
+    return ImportRow(
+        line=line,
+        username=values["username"],
+        display_name=values["display_name"],
+        email=values.get("email", ""),
+        club=values.get("club", ""),
+        seed=int(values.get("seed") or 0),
+    )
+
+
+# -- the bridge to the pure pairing layer -----------------------------------------------------
+def table_rule(tournament: Tournament) -> pairing.TableRule:
+    """The tournament's table sizes as the pure layer's rule."""
+    return pairing.TableRule(
+        preferred=tournament.table_preferred, allowed=tuple(tournament.table_allowed)
+    )
+
+
+@dataclass(frozen=True)
+class PairingInputs:
+    """What the pure layer needs to draw round ``number``."""
+
+    entrants: list[pairing.Entrant]
+    history: pairing.History
+    rule: pairing.TableRule
+
+
+def _pairing_inputs(tournament: Tournament, number: int) -> PairingInputs:
+    """Rows → plain values: active entrants with points, byes, seats; earlier tables."""
+    played = selectors.played_rounds(tournament, before=number)
+    counts = selectors.seat_counts(played)
+    rows = {row.entrant: row for row in selectors.standings_rows(tournament, before=number)}
+    byes: dict[int, int] = {}
+    for r in played:
+        for reg in r.byes:
+            byes[reg] = byes.get(reg, 0) + 1
+    entrants = [
+        pairing.Entrant(
+            id=reg.id,
+            points=rows[reg.id].points if reg.id in rows else 0.0,
+            seed=reg.seed,
+            byes=byes.get(reg.id, 0),
+            seat_counts=counts.get(reg.id, ()),
+        )
+        for reg in selectors.active_registrations(tournament, number)
+    ]
+    return PairingInputs(entrants, selectors.pairing_history(played), table_rule(tournament))
+
+
+def _draw(tournament: Tournament, number: int, attempt: int) -> pairing.Pairing:
+    inputs = _pairing_inputs(tournament, number)
+    if not inputs.entrants:
+        raise InvalidInput("No player is checked in and still playing: there is no one to pair.")
+    fmt = PAIRED_FORMATS.get(Format(tournament.format))
+    if fmt is None:
+        raise InvalidInput(
+            f"Rounds of a {tournament.get_format_display()} tournament come from its bracket, "
+            "not from a draw."
+        )
+    try:
+        return pairing.pair_round(
+            fmt,
+            inputs.entrants,
+            inputs.history,
+            inputs.rule,
+            round_number=number,
+            seed=f"{tournament.pairing_seed}:{number}:{attempt}",
+        )
+    except pairing.PairingError as exc:
+        raise InvalidInput(str(exc)) from None
+
+
+def _save_draw(round_: Round, draw: pairing.Pairing) -> None:
+    """Plain values → rows: one Table per table (seats in order), one per bye."""
+    regs = {reg.id: reg for reg in round_.tournament.registrations.all()}
+    number = 0
+    for number, seats in enumerate(draw.tables, start=1):
+        _table_with_seats(round_, number, seats, regs, is_bye=False)
+    for offset, reg in enumerate(draw.byes, start=number + 1):
+        _table_with_seats(round_, offset, (reg,), regs, is_bye=True)
+
+
+def _table_with_seats(
+    round_: Round,
+    number: int,
+    seats: Sequence[int],
+    regs: Mapping[int, Registration],
+    *,
+    is_bye: bool,
+) -> Table:
+    table = Table.objects.create(round=round_, number=number, is_bye=is_bye)
+    TableSeat.objects.bulk_create(
+        TableSeat(table=table, seat=seat, registration=regs[reg]) for seat, reg in enumerate(seats)
+    )
+    return table
+
+
+def _rendered(
+    warnings: Sequence[pairing.DrawWarning], names: Mapping[int, str]
+) -> list[dict[str, Any]]:
+    return [{"code": w.code, "table": w.table, "text": w.render(names)} for w in warnings]
+
+
+# -- rounds ------------------------------------------------------------------------------------
+@transaction.atomic
+def round_pair_next(
+    *, tournament: Tournament, by: AbstractBaseUser | None = None, force: bool = False
+) -> Round:
+    """Draw the next round as a draft.
+
+    Refused while a draft is open, and — unless ``force`` — while tables of earlier rounds
+    have no confirmed result (the refusal names them).
+    """
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise WrongState(f"{tournament.name} is finished.")
+    draft = tournament.rounds.filter(state=Round.State.DRAFT).first()
+    if draft is not None:
+        raise WrongState(f"Round {draft.number} is still a draft: confirm it or re-pair it first.")
+    missing = selectors.tables_missing_results(tournament)
+    if missing and not force:
+        raise ResultsMissing(
+            f"Results are missing for {_name_tables(missing)}. Pair anyway with force.",
+            tables=[t.id for t in missing],
+        )
+    number = _next_round_number(tournament)
+    round_ = _round_drawn(tournament, number, attempt=1, by=by)
+    if tournament.status != Tournament.Status.RUNNING:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return round_
+
+
+def _name_tables(tables: Sequence[Table]) -> str:
+    by_round: dict[int, list[str]] = {}
+    for table in tables:
+        by_round.setdefault(table.round.number, []).append(str(table.number))
+    return "; ".join(
+        f"round {number}, table{'s' if len(nums) > 1 else ''} {', '.join(nums)}"
+        for number, nums in by_round.items()
+    )
+
+
+def _round_drawn(
+    tournament: Tournament, number: int, *, attempt: int, by: AbstractBaseUser | None
+) -> Round:
+    draw = _draw(tournament, number, attempt)
+    stage = tournament.stages.order_by("-order").first() or Stage.objects.create(
+        tournament=tournament, order=1, format=tournament.format
+    )
+    names = selectors.registration_names(tournament)
+    round_ = Round.objects.create(
+        tournament=tournament,
+        stage=stage,
+        number=number,
+        attempt=attempt,
+        quality={k: float(v) for k, v in draw.quality.items()},
+        warnings=_rendered(draw.warnings, names),
+        created_by=by if by is not None and by.is_authenticated else None,
+    )
+    _save_draw(round_, draw)
+    return round_
+
+
+@transaction.atomic
+def round_repair(*, round_: Round, by: AbstractBaseUser | None = None) -> Round:
+    """Draw the round again; the previous draft stays, marked superseded, for comparison."""
+    locked = Round.objects.select_for_update().get(pk=round_.pk)
+    if locked.state != Round.State.DRAFT:
+        raise WrongState(f"Round {locked.number} is {locked.state}: only a draft can be re-paired.")
+    locked.state = Round.State.SUPERSEDED
+    locked.save(update_fields=["state"])
+    attempt = 1 + max(
+        locked.tournament.rounds.filter(number=locked.number).values_list("attempt", flat=True)
+    )
+    return _round_drawn(locked.tournament, locked.number, attempt=attempt, by=by)
+
+
+def round_check(*, round_: Round) -> list[dict[str, Any]]:
+    """Every rule the round's current tables break, with player names."""
+    tournament = round_.tournament
+    inputs = _pairing_inputs(tournament, round_.number)
+    tables, byes = _round_layout(round_)
+    warnings = pairing.check_tables(tables, byes, inputs.entrants, inputs.history, inputs.rule)
+    return _rendered(warnings, selectors.registration_names(tournament))
+
+
+def _round_layout(round_: Round) -> tuple[list[tuple[int, ...]], list[int]]:
+    tables: list[tuple[int, ...]] = []
+    byes: list[int] = []
+    for table in round_.tables.order_by("number").prefetch_related("seats"):
+        regs = tuple(s.registration_id for s in table.seats.order_by("seat"))
+        if table.is_bye:
+            byes.extend(regs)
+        elif regs:
+            tables.append(regs)
+    return tables, byes
+
+
+@dataclass(frozen=True)
+class TableEdit:
+    """A hand-edited table and every rule the round now breaks, in words."""
+
+    table: Table
+    warnings: list[dict[str, Any]]
+
+
+@transaction.atomic
+def table_edit(*, table: Table, registrations: Sequence[int]) -> TableEdit:
+    """Seat ``registrations`` (ids, seat 0 first) at a draft table; warn, never refuse, on
+    rules the draw then breaks (repeat opponents, second bye, size, seated twice, missing)."""
+    round_ = Round.objects.select_for_update().get(pk=table.round_id)
+    if round_.state != Round.State.DRAFT:
+        raise WrongState(
+            f"Round {round_.number} is {round_.state}: tables can be edited only in a draft."
+        )
+    if len(set(registrations)) != len(registrations):
+        raise InvalidInput("A player is listed twice at this table.")
+    regs = {reg.id: reg for reg in round_.tournament.registrations.filter(id__in=registrations)}
+    unknown = [r for r in registrations if r not in regs]
+    if unknown:
+        raise InvalidInput(f"Registration {unknown[0]} is not part of this tournament.")
+    if table.is_bye and len(registrations) > 1:
+        raise InvalidInput("A bye seats one player at most.")
+    table.seats.all().delete()
+    TableSeat.objects.bulk_create(
+        TableSeat(table=table, seat=seat, registration=regs[reg])
+        for seat, reg in enumerate(registrations)
+    )
+    warnings = round_check(round_=round_)
+    round_.warnings = warnings
+    round_.save(update_fields=["warnings"])
+    return TableEdit(table=table, warnings=warnings)
+
+
+@transaction.atomic
+def table_add(*, round_: Round, is_bye: bool = False) -> Table:
+    """An empty table (or bye) added to a draft, to be filled with :func:`table_edit`."""
+    if round_.state != Round.State.DRAFT:
+        raise WrongState(
+            f"Round {round_.number} is {round_.state}: tables can be added only to a draft."
+        )
+    number = 1 + max(round_.tables.values_list("number", flat=True), default=0)
+    return Table.objects.create(round=round_, number=number, is_bye=is_bye)
+
+
+@transaction.atomic
+def round_confirm(*, round_: Round) -> Round:
+    """Fix the draft's tables; refused while a player is missing, seated twice or unknown."""
+    locked = Round.objects.select_for_update().get(pk=round_.pk)
+    if locked.state != Round.State.DRAFT:
+        raise WrongState(f"Round {locked.number} is {locked.state}: only a draft can be confirmed.")
+    warnings = round_check(round_=locked)
+    blocking = [w["text"] for w in warnings if w["code"] in BLOCKING_WARNINGS]
+    if blocking:
+        raise WrongState("The draft cannot be confirmed: " + " ".join(blocking))
+    locked.tables.filter(seats__isnull=True).delete()
+    locked.state = Round.State.CONFIRMED
+    locked.confirmed_at = timezone.now()
+    locked.warnings = warnings
+    locked.save(update_fields=["state", "confirmed_at", "warnings"])
+    return locked
+
+
+@transaction.atomic
+def round_release(*, round_: Round) -> Round:
+    """Publish a confirmed round to the players and open a game stream per table."""
+    locked = Round.objects.select_for_update().get(pk=round_.pk)
+    if locked.state != Round.State.CONFIRMED:
+        raise WrongState(
+            f"Round {locked.number} is {locked.state}: only a confirmed round can be released."
+        )
+    locked.state = Round.State.RELEASED
+    locked.released_at = timezone.now()
+    locked.save(update_fields=["state", "released_at"])
+    tables_open_streams(round_=locked)
+    return locked
+
+
+def _stream_open_service() -> Any:
+    """``events.services.stream_open`` once the event store exists; None before."""
+    try:
+        from events.services import stream_open  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    return stream_open
+
+
+def tables_open_streams(*, round_: Round) -> int:
+    """Open a game stream for each played table that has none; the number opened."""
+    stream_open = _stream_open_service()
+    if stream_open is None:
+        log.info("no event store yet: round %s is played on paper", round_.pk)
+        return 0
+    tournament = round_.tournament
+    opened = 0
+    for table in round_.tables.filter(is_bye=False, stream_id__isnull=True):
+        users = [
+            s.registration.player.user
+            for s in table.seats.select_related("registration__player__user")
+        ]
+        stream = stream_open(
+            game_id=tournament.game_id,
+            seats=users,
+            options=tournament.options,
+            edition=tournament.edition or None,
+        )
+        table.stream_id = stream.id
+        table.save(update_fields=["stream_id"])
+        opened += 1
+    return opened
+
+
+# -- results -----------------------------------------------------------------------------------
+def _check_ranks(
+    table: Table, ranks: Sequence[int], scores: Sequence[float]
+) -> tuple[list[int], list[float]]:
+    seats = table.seats.count()
+    if table.is_bye:
+        raise InvalidInput("A bye has no result to report.")
+    if len(ranks) != seats:
+        raise InvalidInput(
+            f"Table {table.number} has {seats} seats: give one rank per seat, not {len(ranks)}."
+        )
+    if scores and len(scores) != seats:
+        raise InvalidInput(f"Give one score per seat ({seats}), or none.")
+    values = [int(r) for r in ranks]
+    expected = [1 + sum(1 for other in values if other < r) for r in values]
+    if values != expected:
+        raise InvalidInput(
+            "Ranks must be 1-based with ties sharing a place and the next place skipped "
+            f"(e.g. 1, 1, 3); got {', '.join(map(str, values))}."
+        )
+    return values, [float(s) for s in scores]
+
+
+def _check_result_round(table: Table) -> None:
+    state = table.round.state
+    if state not in selectors.LIVE_STATES:
+        raise WrongState(
+            f"Round {table.round.number} is {state}: results come once it is confirmed."
+        )
+
+
+def _next_version(table: Table) -> int:
+    return 1 + max(table.results.values_list("version", flat=True), default=0)
+
+
+def _seated_users(table: Table) -> set[int]:
+    return set(table.seats.values_list("registration__player__user_id", flat=True))
+
+
+@transaction.atomic
+def result_report(
+    *, table: Table, by: AbstractBaseUser, ranks: Sequence[int], scores: Sequence[float] = ()
+) -> Result:
+    """A seated player reports a paper game.
+
+    First report: ``submitted``, waiting for the others. The same result again: a
+    confirmation. A different result while one is pending: both become ``conflict`` and the
+    organiser decides. After a result is confirmed, only the organiser changes it.
+    """
+    table = Table.objects.select_for_update().select_related("round").get(pk=table.pk)
+    _check_result_round(table)
+    if by.pk not in _seated_users(table):
+        raise NotAllowed(f"Only the players seated at table {table.number} report its result.")
+    values, points = _check_ranks(table, ranks, scores)
+    current = table.results.exclude(status=Result.Status.DISCARDED).order_by("-version")
+    if current.filter(status=Result.Status.CONFIRMED).exists():
+        raise ResultConflict(
+            f"Table {table.number} already has a confirmed result; ask the organiser to correct it."
+        )
+    pending = current.filter(status=Result.Status.SUBMITTED).first()
+    if pending is not None and pending.ranks == values and (not points or pending.scores == points):
+        return _confirm(pending, by)
+    status = Result.Status.CONFLICT if current.exists() else Result.Status.SUBMITTED
+    result = Result.objects.create(
+        table=table,
+        version=_next_version(table),
+        status=status,
+        source=Result.Source.REPORTED,
+        ranks=values,
+        scores=points,
+        submitted_by=by,
+    )
+    current.exclude(pk=result.pk).filter(status=Result.Status.SUBMITTED).update(
+        status=Result.Status.CONFLICT
+    )
+    return _confirm(result, by) if status == Result.Status.SUBMITTED else result
+
+
+@transaction.atomic
+def result_confirm(*, result: Result, by: AbstractBaseUser) -> Result:
+    """A seated player agrees with a submitted result; once all have, it is confirmed."""
+    result = Result.objects.select_for_update().select_related("table__round").get(pk=result.pk)
+    if by.pk not in _seated_users(result.table):
+        raise NotAllowed(
+            f"Only the players seated at table {result.table.number} confirm its result."
+        )
+    if result.status != Result.Status.SUBMITTED:
+        raise WrongState(
+            f"This result is {result.status}: only a submitted result can be confirmed."
+        )
+    return _confirm(result, by)
+
+
+def _confirm(result: Result, by: AbstractBaseUser) -> Result:
+    ResultConfirmation.objects.get_or_create(result=result, user=by)
+    agreed = set(result.confirmations.values_list("user_id", flat=True))
+    if _seated_users(result.table) <= agreed:
+        result.status = Result.Status.CONFIRMED
+        result.decided_at = timezone.now()
+        result.save(update_fields=["status", "decided_at"])
+    return result
+
+
+@transaction.atomic
+def result_enter(
+    *,
+    table: Table,
+    by: AbstractBaseUser | None,
+    ranks: Sequence[int],
+    scores: Sequence[float] = (),
+    source: str = "organiser",
+) -> Result:
+    """The organiser enters (or corrects, or settles a conflict with) a table's result: a new
+    confirmed version; every earlier version is discarded."""
+    table = Table.objects.select_for_update().select_related("round").get(pk=table.pk)
+    _check_result_round(table)
+    values, points = _check_ranks(table, ranks, scores)
+    now = timezone.now()
+    decider = by if by is not None and by.is_authenticated else None
+    table.results.exclude(status=Result.Status.DISCARDED).update(
+        status=Result.Status.DISCARDED, decided_by=decider, decided_at=now
+    )
+    return Result.objects.create(
+        table=table,
+        version=_next_version(table),
+        status=Result.Status.CONFIRMED,
+        source=source,
+        ranks=values,
+        scores=points,
+        submitted_by=decider,
+        decided_by=decider,
+        decided_at=now,
+    )
+
+
+def result_from_stream(*, table: Table) -> Result:
+    """The result of the game played on Herald, read from the table's finished stream."""
+    if table.stream_id is None:
+        raise WrongState(f"Table {table.number} has no game stream: report its result instead.")
+    stream = selectors.table_stream(table)
+    outcome = getattr(stream, "result", None) if stream is not None else None
+    if not outcome:
+        raise WrongState(f"The game of table {table.number} is not finished yet.")
+    existing = table.results.filter(status=Result.Status.CONFIRMED, source=Result.Source.STREAM)
+    if existing.filter(ranks=list(outcome["ranks"])).exists():
+        return existing.get()
+    return result_enter(
+        table=table,
+        by=None,
+        ranks=outcome["ranks"],
+        scores=outcome.get("scores") or (),
+        source=Result.Source.STREAM,
+    )
