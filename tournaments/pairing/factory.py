@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from tournaments.pairing.draw import quality, read_round
+from tournaments.pairing.round_robin import round_robin
+from tournaments.pairing.swiss import swiss
 from tournaments.pairing.types import Entrant, History, Pairing, PairingError, TableRule
 
 FORMATS = ("swiss", "round_robin")
@@ -38,7 +41,12 @@ def pair_round(
     Raises :class:`PairingError` with a sentence a person reads when the draw cannot be made.
     """
     resolved = resolve_options(fmt, options)
-    raise NotImplementedError(f"{fmt} pairing is being written ({resolved})")
+    state = read_round(entrants, history, rule, round_number=round_number, seed=seed)
+    if not entrants:
+        return Pairing(tables=(), byes=(), quality=quality(state, [], []))
+    if fmt == "swiss":
+        return swiss(state, resolved)
+    return round_robin(state, round_number, resolved)
 
 
 def resolve_options(fmt: str, options: Mapping[str, object] | None) -> dict[str, object]:

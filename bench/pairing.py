@@ -1,0 +1,103 @@
+"""Pairing benchmark: how long round 6 of a big Swiss takes to draw, and how good the draw is.
+
+Builds Swiss tournaments through five simulated rounds (seeded random finishing orders,
+points 4/2/1/0 by rank at tables of 4, 1/0 for two players), then times the sixth draw several
+times and prints min/median and the quality figures. The aim: a 1,000-player Swiss at tables
+of 4 pairs round 6 in under a second with no avoidable repeat.
+
+    .venv/bin/python bench/pairing.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.core.rng import Rng
+from tournaments.pairing import Entrant, History, Pairing, TableRule, pair_round
+
+POINTS = {4: (4.0, 2.0, 1.0, 0.0), 3: (4.0, 2.0, 0.0), 5: (4.0, 2.0, 1.0, 0.0, 0.0), 2: (1.0, 0.0)}
+BYE_POINTS = {4: 2.0, 2: 1.0}
+
+
+def simulate(
+    players: int, rule: TableRule, rounds: int, seed: str
+) -> tuple[list[Entrant], History]:
+    """Entrants and history after ``rounds`` Swiss rounds with seeded random results."""
+    rng = Rng(f"bench/{seed}")
+    points = dict.fromkeys(range(1, players + 1), 0.0)
+    byes = dict.fromkeys(points, 0)
+    seats: dict[int, list[int]] = {i: [0] * rule.largest for i in points}
+    tables: list[tuple[int, ...]] = []
+    numbers: list[int] = []
+    for number in range(1, rounds + 1):
+        entrants = _entrants(points, byes, seats)
+        draw = pair_round(
+            "swiss",
+            entrants,
+            History(tuple(tables), tuple(numbers)),
+            rule,
+            round_number=number,
+            seed=seed,
+        )
+        for table in draw.tables:
+            finish = rng.shuffled(list(table))
+            for rank, entrant in enumerate(finish):
+                points[entrant] += POINTS[len(table)][rank]
+            for seat, entrant in enumerate(table):
+                seats[entrant][seat] += 1
+            tables.append(table)
+            numbers.append(number)
+        for entrant in draw.byes:
+            byes[entrant] += 1
+            points[entrant] += BYE_POINTS[rule.preferred]
+    return _entrants(points, byes, seats), History(tuple(tables), tuple(numbers))
+
+
+def _entrants(
+    points: dict[int, float], byes: dict[int, int], seats: dict[int, list[int]]
+) -> list[Entrant]:
+    return [
+        Entrant(id=i, points=points[i], byes=byes[i], seat_counts=tuple(seats[i])) for i in points
+    ]
+
+
+def bench(players: int, rule: TableRule, repetitions: int) -> None:
+    """Print timing and quality of round 6 for one field."""
+    entrants, history = simulate(players, rule, 5, seed=f"{players}-{rule.preferred}")
+    timings: list[float] = []
+    draw: Pairing | None = None
+    for _ in range(repetitions):
+        start = time.perf_counter()
+        draw = pair_round("swiss", entrants, history, rule, round_number=6, seed="round-6")
+        timings.append(time.perf_counter() - start)
+    assert draw is not None
+    q = draw.quality
+    print(
+        f"{players:5d} players, tables of {rule.preferred} (allowed {rule.allowed}): "
+        f"round 6 min {min(timings) * 1000:7.1f} ms, median {statistics.median(timings) * 1000:7.1f} ms | "
+        f"repeats {q['repeat_pairs']:.0f}, max spread {q['max_score_spread']:.1f}, "
+        f"mean spread {q['mean_score_spread']:.2f}, seat imbalance {q['seat_imbalance']:.0f}, "
+        f"floaters {q['floaters']:.0f}, tables {q['tables']:.0f}, byes {q['byes']:.0f}"
+    )
+
+
+def main() -> None:
+    """Run every field size the issue asks about."""
+    four = TableRule(preferred=4, allowed=(3, 4, 5))
+    two = TableRule(preferred=2, allowed=(2,))
+    bench(1000, four, 7)
+    bench(1001, four, 5)
+    bench(200, four, 7)
+    bench(100, four, 7)
+    bench(100, two, 5)
+    bench(200, two, 5)
+    bench(1000, two, 3)
+
+
+if __name__ == "__main__":
+    main()

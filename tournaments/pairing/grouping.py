@@ -1,0 +1,204 @@
+"""Split an ordered list of entrants into tables: few repeats first, then close scores.
+
+The entrants arrive best first (score groups top-down, ties in a seeded order). Tables are
+built greedily by skipping ahead past entrants who already met someone at the table, then
+improved by swapping entrants between tables, and on small draws an exhaustive search proves
+whether a draw without repeats exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from tournaments.pairing.history import Meetings
+from tournaments.pairing.types import PairingBug
+
+#: One repeat costs more than any score spread a swap can add, so repeats go first.
+REPEAT_COST = 1_000_000.0
+#: How far ahead (in entrants) the greedy construction looks for someone new to the table.
+LOOKAHEAD = 24
+#: Draws this small are searched exhaustively when the fast method leaves a repeat.
+EXACT_LIMIT = 16
+
+
+@dataclass
+class Grouper:
+    """The state of one draw: entrant points, who met whom, and a search budget."""
+
+    points: Mapping[int, float]
+    met: Meetings
+    budget: int
+
+    def table_cost(self, table: Sequence[int]) -> float:
+        """Repeats (heavily) plus the score spread of one table."""
+        scores = [self.points[e] for e in table]
+        return REPEAT_COST * self.met.table_repeats(table) + (max(scores) - min(scores))
+
+    def draw(self, order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+        """Tables of the given ``sizes`` for the entrants in ``order`` (best first)."""
+        tables = self.greedy(order, sizes)
+        self.repair(tables)
+        if self.repeats(tables) and len(order) <= EXACT_LIMIT:
+            exact = self.exhaustive(order, sizes)
+            if exact is not None:
+                tables = exact
+        return tables
+
+    def repeats(self, tables: Sequence[Sequence[int]]) -> int:
+        """Total repeat count of a draw."""
+        return sum(self.met.table_repeats(t) for t in tables)
+
+    def greedy(self, order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+        """Fill tables top-down, skipping ahead past entrants who met someone already seated."""
+        remaining = list(order)
+        tables: list[list[int]] = []
+        for size in sizes:
+            table = [remaining.pop(0)]
+            while len(table) < size:
+                table.append(remaining.pop(self._first_newcomer(table, remaining)))
+            tables.append(table)
+        return tables
+
+    def _first_newcomer(self, table: Sequence[int], remaining: Sequence[int]) -> int:
+        """Index of the first entrant in reach who met nobody at ``table`` (else the first)."""
+        counts = self.met.counts
+        for index in range(min(LOOKAHEAD, len(remaining))):
+            met = counts[remaining[index]]
+            if not any(e in met for e in table):
+                return index
+        return 0
+
+    def repair(self, tables: list[list[int]]) -> None:
+        """Swap entrants between tables while a swap removes a repeat (nearest tables first)."""
+        spent = 0
+        progress = True
+        while progress and spent < self.budget:
+            progress = False
+            for t, table in enumerate(tables):
+                if not self.met.table_repeats(table):
+                    continue
+                for a in self._repeated_members(table):
+                    swap, tried = self._best_swap(tables, t, a)
+                    spent += tried
+                    if swap is not None:
+                        self._apply(tables, t, a, *swap)
+                        progress = True
+                        break
+
+    def _repeated_members(self, table: Sequence[int]) -> list[int]:
+        counts = self.met.counts
+        return [a for a in table if any(b in counts[a] for b in table if b != a)]
+
+    def _best_swap(
+        self, tables: Sequence[Sequence[int]], t: int, a: int
+    ) -> tuple[tuple[int, int] | None, int]:
+        """The swap of ``a`` (at table ``t``) that lowers the cost most: widen the search
+        from the neighbouring tables to all of them until one helps."""
+        home = tables[t]
+        home_cost = self.table_cost(home)
+        tried = 0
+        reach = 2
+        while True:
+            best: tuple[int, int] | None = None
+            best_delta = 0.0
+            for u in _tables_within(t, reach, len(tables)):
+                other = tables[u]
+                other_cost = self.table_cost(other)
+                for b in other:
+                    tried += 1
+                    new_home = [b if x == a else x for x in home]
+                    new_other = [a if x == b else x for x in other]
+                    delta = (
+                        self.table_cost(new_home)
+                        + self.table_cost(new_other)
+                        - home_cost
+                        - other_cost
+                    )
+                    if delta < best_delta - 1e-9:
+                        best, best_delta = (u, b), delta
+            if best is not None or reach >= len(tables):
+                return best, tried
+            reach *= 4
+
+    @staticmethod
+    def _apply(tables: list[list[int]], t: int, a: int, u: int, b: int) -> None:
+        tables[t][tables[t].index(a)] = b
+        tables[u][tables[u].index(b)] = a
+
+    def exhaustive(self, order: Sequence[int], sizes: Sequence[int]) -> list[list[int]] | None:
+        """A draw without any repeat, found by backtracking (entrants kept close to their score
+        order), or ``None`` if none exists or the budget runs out first."""
+        search = _Backtrack(self.met, list(order), sorted(sizes, reverse=True), self.budget * 10)
+        return search.tables if search.place() else None
+
+
+class _Backtrack:
+    """Depth-first search for a repeat-free draw: the first unseated entrant leads the next
+    table, of each remaining size in turn, joined by later entrants they never met."""
+
+    def __init__(self, met: Meetings, order: list[int], sizes: list[int], budget: int) -> None:
+        self.counts = met.counts
+        self.pending: list[int | None] = list(order)
+        self.sizes = sizes
+        self.budget = budget
+        self.tables: list[list[int]] = []
+
+    def place(self) -> bool:
+        first = next((i for i, e in enumerate(self.pending) if e is not None), None)
+        if first is None:
+            return True
+        leader = self.pending[first]
+        if leader is None:
+            raise PairingBug("the search lost track of an entrant")
+        for size in dict.fromkeys(self.sizes):
+            self.sizes.remove(size)
+            self.pending[first] = None
+            if self.extend([leader], size, first + 1):
+                return True
+            self.pending[first] = leader
+            self.sizes.append(size)
+            self.sizes.sort(reverse=True)
+        return False
+
+    def extend(self, table: list[int], size: int, start: int) -> bool:
+        self.budget -= 1
+        if self.budget < 0:
+            return False
+        if len(table) == size:
+            self.tables.append(list(table))
+            if self.place():
+                return True
+            self.tables.pop()
+            return False
+        for index in range(start, len(self.pending)):
+            candidate = self.pending[index]
+            if candidate is None or any(e in self.counts[candidate] for e in table):
+                continue
+            self.pending[index] = None
+            table.append(candidate)
+            if self.extend(table, size, index + 1):
+                return True
+            table.pop()
+            self.pending[index] = candidate
+        return False
+
+
+def _tables_within(t: int, reach: int, count: int) -> list[int]:
+    """Table indexes at distance 1..reach from ``t``, nearest first."""
+    found: list[int] = []
+    for distance in range(1, reach + 1):
+        for u in (t - distance, t + distance):
+            if 0 <= u < count:
+                found.append(u)
+    return found
+
+
+def chunk(order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+    """Consecutive slices of ``order`` of the given sizes, ignoring who met whom."""
+    tables: list[list[int]] = []
+    start = 0
+    for size in sizes:
+        tables.append(list(order[start : start + size]))
+        start += size
+    return tables
