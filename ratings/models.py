@@ -1,0 +1,260 @@
+"""Rating pools, ratings and their history, verification records, recompute jobs, disputes.
+
+The source of truth for a pool is its list of :class:`RatedGame` rows (which game, when it was
+completed, who sat where and the ranks it counts with). Ratings and :class:`RatingChange` rows
+are derived from it by rating those games one at a time in completion order; a recompute
+supersedes the changes from one game on and rates the stored history again.
+
+Games are referenced by their event-store stream id (a UUID value, not a foreign key), as the
+tournaments app does, so this app migrates independently of ``events``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from ratings.rating import EnvParams, Skill
+
+
+class RatingPool(models.Model):
+    """One TrueSkill pool: a game and an edition family, with its environment parameters."""
+
+    game = models.CharField(max_length=40)
+    edition_family = models.CharField(max_length=60)
+    mu = models.FloatField(default=EnvParams.mu)
+    sigma = models.FloatField(default=EnvParams.sigma)
+    beta = models.FloatField(default=EnvParams.beta)
+    tau = models.FloatField(default=EnvParams.tau)
+    draw_probability = models.FloatField(default=EnvParams.draw_probability)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "edition_family"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "edition_family"], name="pool_per_family"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} ({self.edition_family})"
+
+    @property
+    def params(self) -> EnvParams:
+        """The TrueSkill environment parameters of this pool."""
+        return EnvParams(
+            mu=self.mu,
+            sigma=self.sigma,
+            beta=self.beta,
+            tau=self.tau,
+            draw_probability=self.draw_probability,
+        )
+
+
+class Rating(models.Model):
+    """A player's current rating in one pool."""
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["pool", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "player"], name="rating_per_pool"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.pool}: μ={self.mu:.2f} σ={self.sigma:.2f}"
+
+    @property
+    def skill(self) -> Skill:
+        return Skill(self.mu, self.sigma)
+
+    @property
+    def conservative(self) -> float:
+        """μ − 3σ."""
+        return self.mu - 3 * self.sigma
+
+
+class RatedGame(models.Model):
+    """A finished, verified game entered in its pool, in completion order.
+
+    ``players`` and ``ranks`` are the seat-ordered user ids and ranks the game counts with:
+    the stored result, or the arbiter's amended one. A game is rated at most once per pass
+    (``status`` goes ready → rated inside one transaction holding the pool's lock); an annulled
+    or held game is ``excluded`` and skipped.
+    """
+
+    class Status(models.TextChoices):
+        READY = "ready", "Waiting to be rated"
+        RATED = "rated", "Rated"
+        EXCLUDED = "excluded", "Not rated (annulled or under dispute)"
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="games")
+    stream_id = models.UUIDField(unique=True)
+    completed_at = models.DateTimeField()
+    players = models.JSONField(help_text="User ids in seat order.")
+    ranks = models.JSONField(help_text="Rank per seat, 1-based, ties share.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.READY)
+    excluded_reason = models.CharField(max_length=200, blank=True)
+    sequence = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Position among the pool's rated games, from 1."
+    )
+    rated_at = models.DateTimeField(null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pool", "completed_at", "stream_id"]
+        indexes = [
+            models.Index(fields=["pool", "completed_at", "stream_id"], name="rated_game_order"),
+            models.Index(fields=["pool", "status"], name="rated_game_status"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.stream_id} in {self.pool} ({self.status})"
+
+
+class RatingChange(models.Model):
+    """One player's rating before and after one game. Superseded rows stay, marked not current.
+
+    The partial unique constraint is what "a game is rated once" means in the database: one
+    current change per (game, player).
+    """
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="changes")
+    game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes")
+    stream_id = models.UUIDField(db_index=True)
+    sequence = models.PositiveIntegerField(help_text="The game's position in pool order.")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    seat = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    current = models.BooleanField(default=True)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pool", "sequence", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "player"], condition=Q(current=True), name="change_rated_once"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["player", "pool", "current", "sequence"], name="change_history"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in game {self.stream_id}: {self.mu_before:.2f} → {self.mu_after:.2f}"
+
+
+class RecomputeJob(models.Model):
+    """Re-rating a pool from one game on, with progress the API shows."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="recomputes")
+    from_stream_id = models.UUIDField(null=True, blank=True)
+    from_completed_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=300)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"recompute of {self.pool} ({self.status} {self.done}/{self.total})"
+
+
+class Verification(models.Model):
+    """The outcome of verifying one finished stream (the same checks as GET /verify)."""
+
+    stream_id = models.UUIDField(unique=True)
+    ok = models.BooleanField()
+    checks = models.JSONField()
+    verified_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-verified_at"]
+
+    def __str__(self) -> str:
+        return f"verification of {self.stream_id}: {'ok' if self.ok else 'FAILED'}"
+
+
+class Dispute(models.Model):
+    """A dispute on a finished game: opened by a seated player or by a failed verification."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        RULED = "ruled", "Ruled"
+
+    class Ruling(models.TextChoices):
+        UPHOLD = "uphold", "Uphold the result"
+        ANNUL = "annul", "Annul the game"
+        AMEND = "amend", "Amend the result"
+        REPLAY = "replay", "Replay from move n"
+
+    stream_id = models.UUIDField(db_index=True)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="disputes_opened",
+        help_text="Empty when verification opened it.",
+    )
+    reason = models.TextField()
+    failed_check = models.CharField(max_length=40, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    ruling = models.CharField(max_length=8, choices=Ruling.choices, blank=True)
+    ruling_reason = models.TextField(blank=True)
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="disputes_ruled",
+    )
+    ruled_at = models.DateTimeField(null=True, blank=True)
+    ruling_seq = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Sequence number of the ruling event in the stream."
+    )
+    amended_ranks = models.JSONField(null=True, blank=True)
+    replay_from = models.PositiveIntegerField(null=True, blank=True)
+    new_stream_id = models.UUIDField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-opened_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stream_id"], condition=Q(status="open"), name="dispute_open_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = self.opened_by or "verification"
+        return f"dispute on {self.stream_id} by {who} ({self.status})"
