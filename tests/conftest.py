@@ -220,3 +220,19 @@ def wait_for(
             return value
         time.sleep(interval)
     pytest.fail(f"timed out after {timeout}s waiting for {what or predicate}")
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
+    """Let Django's test flush TRUNCATE the append-only events table, on the test database only.
+
+    events/migrations/0002 refuses TRUNCATE unless ``herald.allow_event_truncate`` is on.
+    """
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            name = connection.settings_dict["NAME"]
+            with connection.cursor() as cursor:
+                cursor.execute(f'ALTER DATABASE "{name}" SET herald.allow_event_truncate = on')
+            connection.close()

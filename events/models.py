@@ -1,0 +1,188 @@
+"""The event store: streams (one game each), their seats, events, snapshots and the outbox.
+
+Events are append-only: the model and its queryset refuse updates and deletes, and on
+PostgreSQL a trigger (migration 0002) refuses UPDATE, DELETE and TRUNCATE on the table itself.
+Writes go through :mod:`events.services`; reads through :mod:`events.selectors`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.db import models
+
+GENESIS_HASH = "0" * 64
+
+
+class AppendOnlyError(Exception):
+    """Raised when code tries to change or remove a stored event."""
+
+
+class StreamStatus(models.TextChoices):
+    LIVE = "live", "live"
+    FINISHED = "finished", "finished"
+
+
+class Stream(models.Model):
+    """One game: its setup, its version (the last event's seq) and the head of its hash chain.
+
+    ``seed`` is sealed: it never leaves the server before the game ends (the first event
+    carries only its SHA-256 commitment; ``GameEnded`` reveals it).
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=40)
+    edition = models.CharField(max_length=60)
+    engine_version = models.CharField(max_length=40)
+    options = models.JSONField(default=dict)
+    players = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(
+        max_length=10, choices=StreamStatus.choices, default=StreamStatus.LIVE
+    )
+    version = models.PositiveIntegerField(default=0)
+    head_hash = models.CharField(max_length=64, default=GENESIS_HASH)
+    seed = models.CharField(max_length=128, editable=False)
+    seed_commitment = models.CharField(max_length=64)
+    result = models.JSONField(null=True, blank=True)
+    public = models.BooleanField(default=True, help_text="spectators may follow the public view")
+    context = models.JSONField(
+        default=dict, blank=True, help_text="where the game belongs, e.g. a tournament table"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.id} (v{self.version}, {self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == StreamStatus.FINISHED
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise AppendOnlyError("a stream is part of the record and cannot be deleted")
+
+
+class StreamSeat(models.Model):
+    """The user sitting at seat ``seat`` (0-based) of a stream."""
+
+    stream = models.ForeignKey(Stream, on_delete=models.PROTECT, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["stream", "seat"]
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(fields=["stream", "seat"], name="events_seat_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of {self.stream_id}"
+
+
+class EventType(models.TextChoices):
+    """Known event types. The list is open: other apps append their own (e.g. rulings)."""
+
+    GAME_CREATED = "GameCreated"
+    MOVE_MADE = "MoveMade"
+    GAME_ENDED = "GameEnded"
+    RULING_MADE = "RulingMade"
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    """Refuses bulk updates and deletes: events are never changed."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError("events are append-only: they cannot be updated")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("events are append-only: they cannot be deleted")
+
+
+class Event(models.Model):
+    """One fact in a stream. ``hash = sha256(prev_hash || canonical JSON)``, see events.hashing."""
+
+    stream = models.ForeignKey(Stream, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    payload = models.JSONField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    recorded_at = models.DateTimeField()
+    # NULL, not "", means "no key": the partial unique constraint then ignores the row.
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
+    request_digest = models.CharField(
+        max_length=64, blank=True, default="", help_text="sha256 of the request that made it"
+    )
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["stream", "seq"]
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(fields=["stream", "seq"], name="events_event_seq_unique"),
+            models.UniqueConstraint(
+                fields=["stream", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="events_event_key_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stream_id} #{self.seq} {self.type}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("events are append-only: a stored event cannot be changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise AppendOnlyError("events are append-only: a stored event cannot be deleted")
+
+
+class Snapshot(models.Model):
+    """A cache of a stream's state after event ``version``; dropping it changes no answer."""
+
+    stream = models.OneToOneField(
+        Stream, on_delete=models.CASCADE, primary_key=True, related_name="snapshot"
+    )
+    version = models.PositiveIntegerField()
+    engine_version = models.CharField(max_length=40)
+    state = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"snapshot of {self.stream_id} at v{self.version}"
+
+
+class OutboxEntry(models.Model):
+    """Work for Celery, written in the same transaction as the fact that caused it."""
+
+    topic = models.CharField(max_length=60)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    dispatched_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["id"]
+        indexes: ClassVar[list[Any]] = [
+            models.Index(
+                fields=["id"],
+                condition=models.Q(dispatched_at__isnull=True),
+                name="events_outbox_pending",
+            )
+        ]
+        verbose_name_plural = "outbox entries"
+
+    def __str__(self) -> str:
+        state = "dispatched" if self.dispatched_at else "pending"
+        return f"{self.topic} #{self.pk} ({state})"

@@ -1,0 +1,271 @@
+"""Reads of the event store: stream summaries, per-seat views and events, audit and verify.
+
+Everything here answers for one viewer: hidden information of other seats (their moves' hidden
+parts, effects not visible to them, the sealed seed) is withheld until the game ends, except
+for arbiters and staff (see events.access).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Effect, EngineError, seed_commitment
+from events.access import StreamAccess
+from events.hashing import event_hash
+from events.models import GENESIS_HASH, Event, EventType, Stream
+from events.states import current_state, game_of, replay_stream, setup_record
+
+# -- streams --------------------------------------------------------------------------------
+
+
+def stream_summary(stream: Stream, seats: list[str] | None = None) -> dict[str, Any]:
+    """The stream object of the API: setup, status, version, commitment, head; result and
+    seed once finished."""
+    if seats is None:
+        seats = [s.user.get_username() for s in stream.seats.select_related("user")]
+    data: dict[str, Any] = {
+        "id": str(stream.id),
+        "game": stream.game,
+        "edition": stream.edition,
+        "engine_version": stream.engine_version,
+        "options": stream.options,
+        "seats": seats,
+        "status": stream.status,
+        "version": stream.version,
+        "seed_commitment": stream.seed_commitment,
+        "head_hash": stream.head_hash,
+        "context": stream.context,
+    }
+    if stream.is_finished:
+        data["result"] = stream.result
+        data["seed"] = stream.seed
+    return data
+
+
+def stream_view(access: StreamAccess) -> dict[str, Any]:
+    """What the caller may see now: their seat's view (or the public one) and, when they are
+    to act, their legal moves. Arbiters and staff also get every seat's view."""
+    stream = access.stream
+    game = game_of(stream)
+    state = current_state(stream)
+    seat = access.seat
+    to_act = game.to_act(state)
+    data: dict[str, Any] = {
+        "version": stream.version,
+        "status": stream.status,
+        "seat": seat,
+        "to_act": to_act,
+        "view": game.view(state, seat),
+    }
+    if seat is not None and seat in to_act:
+        data["legal_moves"] = [move.to_json() for move in game.legal_moves(state, seat)]
+    if access.sees_everything:
+        data["seat_views"] = [game.view(state, s) for s in range(stream.players)]
+    return data
+
+
+# -- events ---------------------------------------------------------------------------------
+
+
+def effect_for_viewer(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A stored effect as ``seat`` may see it (data withheld unless visible to that seat)."""
+    effect = Effect(
+        record["kind"], record["text"], record.get("data", {}), record.get("visible_to")
+    )
+    return effect.public_json(seat)
+
+
+def payload_for_viewer(event: Event, seat: int | None) -> dict[str, Any]:
+    """The event's payload with what ``seat`` may not see removed."""
+    payload = dict(event.payload)
+    if "effects" in payload:
+        payload["effects"] = [effect_for_viewer(e, seat) for e in payload["effects"]]
+    if event.type == EventType.MOVE_MADE:
+        public_move = payload.pop("public_move", payload["move"])
+        if event.seat != seat:
+            payload["move"] = public_move
+    return payload
+
+
+def event_json(event: Event, *, full: bool, seat: int | None = None) -> dict[str, Any]:
+    """An event in the API's shape; ``full`` shows everything, else only what ``seat`` sees."""
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "payload": event.payload if full else payload_for_viewer(event, seat),
+        "seat": event.seat,
+        "recorded_at": event.recorded_at.isoformat(),
+        "prev_hash": event.prev_hash,
+        "hash": event.hash,
+    }
+
+
+def event_for_access(event: Event, access: StreamAccess) -> dict[str, Any]:
+    """An event as this caller may see it."""
+    return event_json(event, full=access.sees_everything, seat=access.seat)
+
+
+def stream_events(access: StreamAccess, *, after: int = 0) -> list[dict[str, Any]]:
+    """The stream's events after seq ``after``, as this caller may see them."""
+    events = Event.objects.filter(stream=access.stream, seq__gt=after).order_by("seq")
+    return [event_for_access(event, access) for event in events]
+
+
+# -- audit and verification -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Check:
+    ok: bool
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "detail": self.detail}
+
+
+def check_hash_chain(events: list[Event]) -> Check:
+    """Every event links to the one before and hashes to its stored value, seq 1, 2, 3..."""
+    previous = GENESIS_HASH
+    for expected_seq, event in enumerate(events, start=1):
+        if event.seq != expected_seq:
+            return Check(False, f"event {expected_seq} is missing: seq {event.seq} follows")
+        if event.prev_hash != previous:
+            return Check(False, f"event {event.seq} does not link to event {event.seq - 1}")
+        if event_hash(event) != event.hash:
+            return Check(False, f"event {event.seq} does not match its hash: it was altered")
+        previous = event.hash
+    return Check(True, f"{len(events)} events chained from the genesis hash")
+
+
+def _check_head(stream: Stream, events: list[Event]) -> Check | None:
+    head = events[-1].hash if events else GENESIS_HASH
+    if head != stream.head_hash or len(events) != stream.version:
+        return Check(False, "the stream's head hash or version does not match its last event")
+    return None
+
+
+def check_seed(stream: Stream, events: list[Event]) -> Check:
+    """The seed matches the commitment of event 1 (and the one revealed at the end)."""
+    created = events[0].payload if events else {}
+    commitment = created.get("seed_commitment")
+    if commitment != stream.seed_commitment or seed_commitment(stream.seed) != commitment:
+        return Check(False, "the seed does not match the commitment recorded in event 1")
+    ended = [e for e in events if e.type == EventType.GAME_ENDED]
+    if ended and ended[0].payload.get("seed") != stream.seed:
+        return Check(False, f"event {ended[0].seq} reveals a seed that is not the committed one")
+    if not ended:
+        return Check(True, "the sealed seed matches the commitment; it is revealed at the end")
+    return Check(True, "the revealed seed matches the commitment of event 1")
+
+
+def check_replay(stream: Stream, events: list[Event]) -> tuple[Check, Any]:
+    """Replaying from event 1 accepts every move and reproduces every recorded effect.
+
+    Effects are compared right after each step (a game may keep changing objects it noted).
+    """
+    game = game_of(stream)
+    try:
+        setup = setup_record(stream, events[0])
+        state = game.new_game(
+            players=setup.players, seed=setup.seed, options=setup.options, edition=setup.edition
+        )
+    except (EngineError, IndexError, KeyError, ValueError, TypeError) as exc:
+        return Check(False, f"event 1 does not set the game up again: {exc}"), None
+    if _effects_json(state.effects) != events[0].payload.get("effects"):
+        return Check(False, "event 1: the setup's chance outcomes differ from the replay's"), state
+    moves = [e for e in events if e.type == EventType.MOVE_MADE]
+    for event in moves:
+        problem = _replay_step(game, state, event)
+        if problem:
+            return Check(False, f"event {event.seq}: {problem}"), None
+    return Check(True, f"{len(moves)} moves replayed with the same outcomes"), state
+
+
+def _replay_step(game: Any, state: Any, event: Event) -> str | None:
+    """Apply one logged move; a sentence saying what went wrong, or None."""
+    try:
+        game.apply_in_place(state, event.payload["seat"], game.decode_move(event.payload["move"]))
+    except (EngineError, KeyError, ValueError, TypeError) as exc:
+        return f"the move does not replay: {exc}"
+    if _effects_json(state.effects) != event.payload.get("effects"):
+        return "the replay's effects (chance outcomes) differ from the recorded ones"
+    return None
+
+
+def _effects_json(effects: Any) -> list[dict[str, Any]]:
+    from events.services import effect_record
+
+    return [effect_record(effect) for effect in effects]
+
+
+def check_result(stream: Stream, events: list[Event], state: Any) -> Check:
+    """The replayed result equals the stored one (and none while the game goes on)."""
+    if state is None:
+        return Check(False, "no replayed state to compare (the replay failed)")
+    replayed = game_of(stream).result(state)
+    ended = [e for e in events if e.type == EventType.GAME_ENDED]
+    if replayed is None:
+        if ended or stream.is_finished:
+            return Check(False, "the game is recorded as over but the replay has not ended")
+        return Check(True, "the game goes on: no result yet")
+    if not ended:
+        return Check(False, "the replay has ended but no GameEnded event was recorded")
+    if ended[0].payload.get("result") != replayed.to_json() or stream.result != replayed.to_json():
+        return Check(False, f"event {ended[0].seq}'s result differs from the replay's")
+    return Check(True, "the recorded result equals the replay's")
+
+
+def stream_verify(stream: Stream) -> dict[str, Any]:
+    """The verification report: hash chain, seed commitment, replay, result."""
+    events = list(Event.objects.filter(stream=stream).order_by("seq"))
+    chain = check_hash_chain(events)
+    if chain.ok:
+        chain = _check_head(stream, events) or chain
+    seed = check_seed(stream, events)
+    replayed, state = check_replay(stream, events)
+    result = check_result(stream, events, state)
+    checks = {"hash_chain": chain, "seed_commitment": seed, "replay": replayed, "result": result}
+    return {
+        "ok": all(check.ok for check in checks.values()),
+        "checks": {name: check.to_json() for name, check in checks.items()},
+    }
+
+
+def stream_audit(stream: Stream, *, at: int) -> dict[str, Any]:
+    """The full state after event ``at``, that event in words, and the chain's health up to it."""
+    events = list(Event.objects.filter(stream=stream, seq__lte=at).order_by("seq"))
+    event = events[-1]
+    state, trail = replay_stream(stream, until=at)
+    game = game_of(stream)
+    return {
+        "at": at,
+        "event": event_json(event, full=True),
+        "text": describe_event(event, game),
+        "state": game.state_to_json(state),
+        "to_act": game.to_act(state),
+        "hash_ok": check_hash_chain(events).ok,
+        "steps": len(trail) - 1,
+    }
+
+
+def describe_event(event: Event, game: Any = None) -> str:
+    """One line a person reads: the move in words, or what the event records."""
+    payload = event.payload
+    if event.type == EventType.GAME_CREATED:
+        return (
+            f"{payload['game']} ({payload['edition']}) is set up for {', '.join(payload['seats'])}"
+        )
+    if event.type == EventType.MOVE_MADE:
+        try:
+            game = game or game_of(event.stream)
+            return game.describe(game.decode_move(payload["move"]), payload["seat"])
+        except EngineError as exc:
+            return f"seat {payload.get('seat')}: an unreadable move ({exc})"
+    if event.type == EventType.GAME_ENDED:
+        return f"the game ends: ranks {payload['result']['ranks']}, the seed is revealed"
+    if event.type == EventType.RULING_MADE:
+        return (
+            f"ruling by {payload.get('arbiter')}: {payload.get('kind')} — {payload.get('reason')}"
+        )
+    return event.type

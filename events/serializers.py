@@ -1,0 +1,132 @@
+"""Input and output shapes of the game API (API.md). Inputs validate; outputs document.
+
+Outputs are built by events.selectors as plain dicts; these serializers describe them for the
+OpenAPI schema at /api/schema/.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+MAX_KEY_LENGTH = 200
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = serializers.CharField(help_text="a short machine-readable code")
+    detail = serializers.CharField(help_text="a sentence a person understands")
+
+
+class VersionConflictSerializer(ErrorSerializer):
+    current_version = serializers.IntegerField()
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class GameSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    engine_version = serializers.CharField()
+    editions = serializers.ListField(child=serializers.CharField())
+    options = serializers.DictField(help_text="the JSON schema of the game's options")
+
+
+class StreamCreateSerializer(serializers.Serializer):
+    game = serializers.CharField(max_length=40)
+    edition = serializers.CharField(max_length=60, required=False, allow_null=True)
+    options = serializers.DictField(required=False, allow_null=True)
+    seats = serializers.ListField(
+        child=serializers.CharField(max_length=150), min_length=1, max_length=16
+    )
+    public = serializers.BooleanField(required=False, default=True)
+
+
+class ResultSerializer(serializers.Serializer):
+    scores = serializers.ListField(child=serializers.FloatField())
+    ranks = serializers.ListField(child=serializers.IntegerField())
+    details = serializers.DictField()
+
+
+class StreamSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    game = serializers.CharField()
+    edition = serializers.CharField()
+    engine_version = serializers.CharField()
+    options = serializers.DictField()
+    seats = serializers.ListField(child=serializers.CharField())
+    status = serializers.ChoiceField(choices=["live", "finished"])
+    version = serializers.IntegerField()
+    seed_commitment = serializers.CharField()
+    head_hash = serializers.CharField()
+    context = serializers.DictField()
+    result = ResultSerializer(required=False, help_text="once finished")
+    seed = serializers.CharField(required=False, help_text="revealed once finished")
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    payload = serializers.DictField()
+    seat = serializers.IntegerField(allow_null=True)
+    recorded_at = serializers.DateTimeField()
+    prev_hash = serializers.CharField()
+    hash = serializers.CharField()
+
+
+class ViewSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    view = serializers.DictField()
+    legal_moves = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="only when the caller is to act"
+    )
+    seat_views = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="arbiters, staff, or once over"
+    )
+
+
+class MoveRequestSerializer(serializers.Serializer):
+    move = serializers.JSONField(help_text='{"type": "<kind>", ...fields}, as legal_moves lists')
+    expected_version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+
+
+class MoveResponseSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    event = EventSerializer()
+
+
+class AuditSerializer(serializers.Serializer):
+    at = serializers.IntegerField()
+    event = EventSerializer()
+    text = serializers.CharField()
+    state = serializers.DictField()
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    hash_ok = serializers.BooleanField()
+    steps = serializers.IntegerField()
+
+
+class CheckSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    detail = serializers.CharField()
+
+
+class ChecksSerializer(serializers.Serializer):
+    hash_chain = CheckSerializer()
+    seed_commitment = CheckSerializer()
+    replay = CheckSerializer()
+    result = CheckSerializer()
+
+
+class VerifySerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    checks = ChecksSerializer()

@@ -1,0 +1,394 @@
+"""Writes to the event store: open a stream, append a move or a ruling, the outbox.
+
+Every append is one transaction: lock the stream row, check the expected version, take the
+state (cache, snapshot or replay), let the engine validate and apply the move, insert the
+event(s) with their hashes, rewrite the snapshot, bump the stream's version and head hash.
+When the engine says the game is over, ``GameEnded`` (result and revealed seed) is appended in
+the same transaction, with an outbox entry for the verification worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from engine.core import Effect, Game, GameState, InvalidOptions, seed_commitment, to_plain
+from events.errors import (
+    IdempotencyConflict,
+    NotYourTurn,
+    StreamFinished,
+    StreamNotFound,
+    VersionConflict,
+)
+from events.hashing import chain_hash, event_body, request_digest
+from events.models import Event, EventType, OutboxEntry, Stream, StreamSeat, StreamStatus
+from events.states import current_state, game_of, save_snapshot, state_cache
+
+logger = logging.getLogger(__name__)
+
+SEED_BYTES = 32
+DEFAULT_OUTBOX_ROUTES = {
+    "game.ended": "events.outbox_noop",
+    "ruling.made": "events.outbox_noop",
+}
+
+
+@dataclass
+class AppendOutcome:
+    """What an append stored: the move's event first, then ``GameEnded`` if the game ended.
+
+    ``repeated`` is True when an idempotent retry found the events stored by the first request.
+    """
+
+    stream: Stream
+    events: list[Event] = field(default_factory=list)
+    repeated: bool = False
+
+    @property
+    def version(self) -> int:
+        return self.events[-1].seq
+
+
+# -- building events ------------------------------------------------------------------------
+
+
+def effect_record(effect: Effect) -> dict[str, Any]:
+    """An engine effect as stored: everything, with ``visible_to`` so readers can withhold."""
+    return {
+        "kind": effect.kind,
+        "text": effect.text,
+        "data": to_plain(effect.data),
+        "visible_to": effect.visible_to,
+    }
+
+
+def _next_event(
+    stream: Stream, *, type: str, payload: dict[str, Any], seat: int | None = None,
+    recorded_at: datetime | None = None, idempotency_key: str | None = None, digest: str = "",
+) -> Event:  # fmt: skip
+    """The stream's next event with its hash; advances ``stream.version``/``head_hash`` in memory."""
+    seq = stream.version + 1
+    moment = recorded_at or timezone.now()
+    body = event_body(
+        stream_id=stream.id, seq=seq, type=type, seat=seat, recorded_at=moment, payload=payload
+    )
+    event = Event(
+        stream=stream,
+        seq=seq,
+        type=type,
+        payload=payload,
+        seat=seat,
+        recorded_at=moment,
+        idempotency_key=idempotency_key,
+        request_digest=digest,
+        prev_hash=stream.head_hash,
+        hash=chain_hash(stream.head_hash, body),
+    )
+    stream.version = seq
+    stream.head_hash = event.hash
+    return event
+
+
+def _save_head(stream: Stream) -> None:
+    Stream.objects.filter(pk=stream.pk).update(
+        version=stream.version,
+        head_hash=stream.head_hash,
+        status=stream.status,
+        result=stream.result,
+        finished_at=stream.finished_at,
+    )
+
+
+# -- opening a stream -----------------------------------------------------------------------
+
+
+def stream_open(
+    *,
+    game_id: str,
+    seats: Sequence[AbstractBaseUser],
+    options: Mapping[str, Any] | None = None,
+    edition: str | None = None,
+    created_by: AbstractBaseUser | None = None,
+    context: Mapping[str, Any] | None = None,
+    public: bool = True,
+) -> Stream:
+    """Set a game up and store its first event, ``GameCreated``.
+
+    ``seats`` are the players in seat order (seat 0 first). ``context`` says where the game
+    belongs (e.g. ``{"tournament_table": 12}``). Raises ``engine.core.UnknownGame`` or
+    ``engine.core.InvalidOptions`` with a sentence when the game cannot be set up.
+    """
+    game = engine.get(game_id)
+    if len({user.pk for user in seats}) != len(seats):
+        raise InvalidOptions("a player can hold only one seat at a table")
+    chosen_edition = game.check_setup(len(seats), edition)
+    normalized = game.normalize_options(options)
+    seed = secrets.token_hex(SEED_BYTES)
+    state = game.new_game(players=len(seats), seed=seed, options=normalized, edition=chosen_edition)
+    with transaction.atomic():
+        stream = Stream.objects.create(
+            game=game.id,
+            edition=chosen_edition,
+            engine_version=game.engine_version,
+            options=normalized,
+            players=len(seats),
+            seed=seed,
+            seed_commitment=seed_commitment(seed),
+            created_by=created_by,
+            context=dict(context or {}),
+            public=public,
+        )
+        StreamSeat.objects.bulk_create(
+            StreamSeat(stream=stream, seat=index, user=user) for index, user in enumerate(seats)
+        )
+        created = _next_event(
+            stream,
+            type=EventType.GAME_CREATED,
+            payload={
+                "game": game.id,
+                "edition": chosen_edition,
+                "engine_version": game.engine_version,
+                "options": normalized,
+                "seats": [user.get_username() for user in seats],
+                "seed_commitment": stream.seed_commitment,
+                "effects": [effect_record(e) for e in state.effects],
+            },
+        )
+        created.save()
+        _save_head(stream)
+        save_snapshot(stream, game, state)
+        _remember_on_commit(stream, game, state)
+    return stream
+
+
+def _remember_on_commit(stream: Stream, game: Game[Any], state: GameState) -> None:
+    version = stream.version
+    transaction.on_commit(
+        lambda: state_cache.put(
+            stream.id, version=version, engine_version=game.engine_version, state=state
+        )
+    )
+
+
+# -- appending a move -----------------------------------------------------------------------
+
+
+def stream_append_move(
+    *,
+    stream_id: UUID | str,
+    seat: int,
+    move: Any,
+    expected_version: int,
+    idempotency_key: str | None = None,
+) -> AppendOutcome:
+    """Validate ``move`` for ``seat`` and append it (and ``GameEnded`` if it ends the game).
+
+    Refuses with :class:`VersionConflict` (``expected_version`` is not the stream's version),
+    :class:`IdempotencyConflict` (the key was used with another request),
+    :class:`StreamFinished`, :class:`NotYourTurn`, ``engine.core.BadMove`` (malformed) or
+    ``engine.core.IllegalMove`` (the rules refuse it). Nothing is stored when it refuses.
+    The same key with the same request returns the events the first request stored.
+    """
+    digest = request_digest({"seat": seat, "move": move, "expected_version": expected_version})
+    with transaction.atomic():
+        stream = _lock_stream(stream_id)
+        if idempotency_key is not None:
+            repeated = _repeated_append(stream, idempotency_key, digest)
+            if repeated is not None:
+                return repeated
+        _check_appendable(stream, expected_version)
+        game = game_of(stream)
+        parsed = game.decode_move(move)
+        state = game.clone(current_state(stream))
+        if seat not in game.to_act(state):
+            raise NotYourTurn(game.not_your_turn(state, seat))
+        game.apply_in_place(state, seat, parsed)
+        outcome = AppendOutcome(stream)
+        outcome.events.append(
+            _next_event(
+                stream,
+                type=EventType.MOVE_MADE,
+                seat=seat,
+                payload={
+                    "seat": seat,
+                    "move": parsed.to_json(),
+                    "public_move": game.public_move(parsed, seat),
+                    "effects": [effect_record(e) for e in state.effects],
+                },
+                idempotency_key=idempotency_key,
+                digest=digest,
+            )
+        )
+        _end_if_over(stream, game, state, outcome)
+        Event.objects.bulk_create(outcome.events)
+        save_snapshot(stream, game, state)
+        _save_head(stream)
+        _remember_on_commit(stream, game, state)
+    return outcome
+
+
+def _lock_stream(stream_id: UUID | str) -> Stream:
+    try:
+        return Stream.objects.select_for_update().get(pk=stream_id)
+    except (Stream.DoesNotExist, ValueError, TypeError):
+        raise StreamNotFound(f"there is no game stream {stream_id}") from None
+
+
+def _repeated_append(stream: Stream, key: str, digest: str) -> AppendOutcome | None:
+    """The first answer to a retried request, None for a new key, or IdempotencyConflict."""
+    first = Event.objects.filter(stream=stream, idempotency_key=key).first()
+    if first is None:
+        return None
+    if first.request_digest != digest:
+        raise IdempotencyConflict(
+            f"the Idempotency-Key {key!r} was already used with another request on this stream"
+        )
+    events = [first]
+    after = Event.objects.filter(stream=stream, seq=first.seq + 1, type=EventType.GAME_ENDED)
+    events.extend(after)
+    return AppendOutcome(stream, events, repeated=True)
+
+
+def _check_appendable(stream: Stream, expected_version: int) -> None:
+    if stream.is_finished:
+        raise StreamFinished("the game is over: no more moves can be made in this stream")
+    if expected_version != stream.version:
+        raise VersionConflict(
+            f"the stream is at version {stream.version}, not {expected_version}: "
+            "another move got there first; reload and try again",
+            current_version=stream.version,
+        )
+
+
+def _end_if_over(stream: Stream, game: Game[Any], state: GameState, outcome: AppendOutcome) -> None:
+    """Append ``GameEnded`` (result, revealed seed) and its outbox entry when the game is over."""
+    result = game.result(state)
+    if result is None:
+        return
+    stream.status = StreamStatus.FINISHED
+    stream.result = result.to_json()
+    stream.finished_at = timezone.now()
+    outcome.events.append(
+        _next_event(
+            stream,
+            type=EventType.GAME_ENDED,
+            payload={"result": stream.result, "seed": stream.seed},
+            recorded_at=stream.finished_at,
+        )
+    )
+    outbox_publish(topic="game.ended", payload={"stream": str(stream.id)})
+
+
+# -- rulings --------------------------------------------------------------------------------
+
+
+def stream_append_ruling(
+    stream_id: UUID | str,
+    *,
+    arbiter: AbstractBaseUser,
+    kind: str,
+    reason: str,
+    data: Mapping[str, Any] | None = None,
+) -> Event:
+    """Append an arbiter's ruling (uphold, annul, amend result...) and an outbox entry.
+
+    A ruling never edits an earlier event; it is a new fact that consumers (ratings) act on.
+    """
+    with transaction.atomic():
+        stream = _lock_stream(stream_id)
+        event = _next_event(
+            stream,
+            type=EventType.RULING_MADE,
+            payload={
+                "kind": kind,
+                "reason": reason,
+                "arbiter": arbiter.get_username(),
+                "data": dict(data or {}),
+            },
+        )
+        event.save()
+        _save_head(stream)
+        outbox_publish(
+            topic="ruling.made", payload={"stream": str(stream.id), "seq": event.seq, "kind": kind}
+        )
+    return event
+
+
+# -- the outbox -----------------------------------------------------------------------------
+
+
+def outbox_routes() -> dict[str, str]:
+    """Topic → Celery task name: the defaults, extended by ``settings.HERALD_OUTBOX_ROUTES``."""
+    return {**DEFAULT_OUTBOX_ROUTES, **getattr(settings, "HERALD_OUTBOX_ROUTES", {})}
+
+
+def outbox_publish(*, topic: str, payload: Mapping[str, Any]) -> OutboxEntry:
+    """Write an entry in the caller's transaction; it is sent to Celery once that commits.
+
+    If the broker is down then, the entry stays pending and the sweeper sends it later.
+    """
+    if topic not in outbox_routes():
+        raise ValueError(f"no Celery task is routed for outbox topic {topic!r}")
+    entry = OutboxEntry.objects.create(topic=topic, payload=dict(payload))
+    transaction.on_commit(lambda: outbox_dispatch(entry_id=entry.pk))
+    return entry
+
+
+def outbox_dispatch(*, entry_id: int) -> bool:
+    """Send one pending entry to its task and mark it dispatched; False if it stays pending."""
+    with transaction.atomic():
+        entry = (
+            OutboxEntry.objects.select_for_update(skip_locked=True)
+            .filter(pk=entry_id, dispatched_at__isnull=True)
+            .first()
+        )
+        return entry is not None and _send(entry)
+
+
+def outbox_sweep(*, limit: int = 100) -> int:
+    """Send pending entries that nobody else is sending now; returns how many went out."""
+    sent = 0
+    with transaction.atomic():
+        pending = OutboxEntry.objects.select_for_update(skip_locked=True).filter(
+            dispatched_at__isnull=True
+        )[:limit]
+        for entry in pending:
+            sent += _send(entry)
+    return sent
+
+
+def _send(entry: OutboxEntry) -> bool:
+    """Enqueue the entry's task; record success or the error. Never raises for a broker fault."""
+    from herald.celery import app
+
+    name = outbox_routes()[entry.topic]
+    entry.attempts += 1
+    try:
+        task = app.tasks.get(name)
+        if task is not None:
+            task.apply_async(kwargs=entry.payload, retry=False)
+        else:
+            app.send_task(name, kwargs=entry.payload, retry=False)
+    except Exception as exc:
+        entry.last_error = f"{exc.__class__.__name__}: {exc}"[:1000]
+        OutboxEntry.objects.filter(pk=entry.pk).update(
+            attempts=entry.attempts, last_error=entry.last_error
+        )
+        logger.warning("outbox entry %s not sent (will retry): %s", entry.pk, entry.last_error)
+        return False
+    entry.dispatched_at = timezone.now()
+    OutboxEntry.objects.filter(pk=entry.pk).update(
+        attempts=entry.attempts, dispatched_at=entry.dispatched_at, last_error=""
+    )
+    return True

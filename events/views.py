@@ -1,0 +1,296 @@
+"""The game API (API.md): one view per operation; the work is in services and selectors.
+
+Views read the request, ask events.access who the caller is, call one service or selector and
+turn its refusals into the contract's statuses and error bodies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import authenticate, get_user_model
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.authtoken.models import Token
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+import engine
+from engine.core import BadMove, IllegalMove, InvalidOptions, UnknownGame
+from events import errors, selectors, serializers
+from events.access import StreamAccess, access_stream_for_user, can_open_streams
+from events.services import stream_append_move, stream_open
+from herald.api import ApiError
+
+ERROR = serializers.ErrorSerializer
+
+_STATUS = {
+    errors.StreamNotFound: status.HTTP_404_NOT_FOUND,
+    errors.StreamFinished: status.HTTP_410_GONE,
+    errors.VersionConflict: status.HTTP_409_CONFLICT,
+    errors.IdempotencyConflict: status.HTTP_409_CONFLICT,
+    errors.NotYourTurn: status.HTTP_403_FORBIDDEN,
+    errors.NotSeated: status.HTTP_403_FORBIDDEN,
+}
+
+
+@contextmanager
+def api_errors() -> Iterator[None]:
+    """Turn the store's and the engine's refusals into the contract's error responses."""
+    try:
+        yield
+    except errors.VersionConflict as exc:
+        raise ApiError(409, exc.code, exc.detail, current_version=exc.current_version) from None
+    except errors.StreamError as exc:
+        raise ApiError(_STATUS[type(exc)], exc.code, exc.detail) from None
+    except BadMove as exc:
+        raise ApiError(400, "bad_move", str(exc)) from None
+    except IllegalMove as exc:
+        raise ApiError(422, "illegal_move", str(exc)) from None
+    except UnknownGame as exc:
+        raise ApiError(400, "unknown_game", str(exc)) from None
+    except InvalidOptions as exc:
+        raise ApiError(422, "invalid_options", str(exc)) from None
+
+
+class BoundedJSONParser(JSONParser):
+    """JSON bodies up to ``DATA_UPLOAD_MAX_MEMORY_SIZE``; larger ones are a 413, not a crash."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        request = (parser_context or {}).get("request")
+        declared = request.META.get("CONTENT_LENGTH") if request is not None else None
+        if declared and declared.isdigit() and int(declared) > limit:
+            raise _too_large(limit)
+        if stream is None:
+            return super().parse(stream, media_type, parser_context)
+        body = stream.read(limit + 1)
+        if len(body) > limit:
+            raise _too_large(limit)
+        import io
+
+        return super().parse(io.BytesIO(body), media_type, parser_context)
+
+
+def _too_large(limit: int) -> ApiError:
+    return ApiError(413, "too_large", f"the request body is larger than {limit // 1024} KiB")
+
+
+def _access(request: Request, stream_id: Any) -> StreamAccess:
+    with api_errors():
+        return access_stream_for_user(request.user, stream_id)
+
+
+def _require(allowed: bool, detail: str) -> None:
+    if not allowed:
+        raise ApiError(403, "forbidden", detail)
+
+
+def _responses(ok: Any, *codes: int) -> dict[int, Any]:
+    described: dict[int, Any] = {200: ok}
+    for code in codes:
+        described[code] = ERROR
+    return described
+
+
+class StreamAPIView(APIView):
+    parser_classes = [BoundedJSONParser]
+
+
+class TokenView(StreamAPIView):
+    """Exchange a username and password for an API token."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+
+    @extend_schema(
+        request=serializers.TokenRequestSerializer,
+        responses={200: serializers.TokenSerializer, 400: ERROR},
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(serializers.TokenRequestSerializer, request)
+        user = authenticate(request, username=data["username"], password=data["password"])
+        if user is None:
+            raise ApiError(400, "invalid_credentials", "the username or password is wrong")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+def _valid(serializer_class: Callable[..., Any], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data: dict[str, Any] = serializer.validated_data
+    return data
+
+
+class GameListView(StreamAPIView):
+    """The games the engine knows, with their editions and options schema."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: serializers.GameSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response([game.info().to_json() for game in engine.games()])
+
+
+class StreamListView(StreamAPIView):
+    """Open a stream (organisers, arbiters, staff)."""
+
+    @extend_schema(
+        request=serializers.StreamCreateSerializer,
+        responses={201: serializers.StreamSerializer, 400: ERROR, 403: ERROR, 422: ERROR},
+    )
+    def post(self, request: Request) -> Response:
+        _require(can_open_streams(request.user), "only organisers, arbiters and staff open games")
+        data = _valid(serializers.StreamCreateSerializer, request)
+        seats = _users(data["seats"])
+        with api_errors():
+            stream = stream_open(
+                game_id=data["game"],
+                seats=seats,
+                options=data.get("options"),
+                edition=data.get("edition"),
+                created_by=request.user,
+                public=data["public"],
+            )
+        summary = selectors.stream_summary(stream, [u.get_username() for u in seats])
+        return Response(summary, status=status.HTTP_201_CREATED)
+
+
+def _users(usernames: list[str]) -> list[Any]:
+    users = {u.get_username(): u for u in get_user_model().objects.filter(username__in=usernames)}
+    missing = [name for name in usernames if name not in users]
+    if missing:
+        raise ApiError(400, "unknown_player", f"no user is called {missing[0]!r}")
+    return [users[name] for name in usernames]
+
+
+class StreamDetailView(StreamAPIView):
+    """A stream's setup and status; its result and seed once finished."""
+
+    @extend_schema(responses=_responses(serializers.StreamSerializer, 404))
+    def get(self, request: Request, stream_id: str) -> Response:
+        return Response(selectors.stream_summary(_access(request, stream_id).stream))
+
+
+class StreamViewView(StreamAPIView):
+    """What the caller may see now, and their legal moves when they are to act."""
+
+    @extend_schema(responses=_responses(serializers.ViewSerializer, 404))
+    def get(self, request: Request, stream_id: str) -> Response:
+        return Response(selectors.stream_view(_access(request, stream_id)))
+
+
+class MoveView(StreamAPIView):
+    """Post a move for the caller's own seat, at the version the caller has seen."""
+
+    @extend_schema(
+        request=serializers.MoveRequestSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="a client-chosen key: a retry with the same key and body returns "
+                "the first answer again",
+            )
+        ],
+        responses={
+            201: serializers.MoveResponseSerializer,
+            400: ERROR,
+            403: ERROR,
+            404: ERROR,
+            409: serializers.VersionConflictSerializer,
+            410: ERROR,
+            413: ERROR,
+            422: ERROR,
+        },
+    )
+    def post(self, request: Request, stream_id: str) -> Response:
+        access = _access(request, stream_id)
+        if access.seat is None:
+            raise ApiError(403, "forbidden", "you have no seat at this table: you cannot move here")
+        data = _valid(serializers.MoveRequestSerializer, request)
+        with api_errors():
+            outcome = stream_append_move(
+                stream_id=access.stream.pk,
+                seat=access.seat,
+                move=data["move"],
+                expected_version=data["expected_version"],
+                idempotency_key=_idempotency_key(request),
+            )
+        body = {
+            "version": outcome.version,
+            "event": selectors.event_json(outcome.events[0], full=False, seat=access.seat),
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+def _idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not key or len(key) > serializers.MAX_KEY_LENGTH:
+        raise ApiError(
+            400, "bad_idempotency_key", "the Idempotency-Key must be 1 to 200 characters long"
+        )
+    return key
+
+
+class EventListView(StreamAPIView):
+    """The stream's events: hidden parts of other seats withheld until the end."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="only events after this seq")],
+        responses=_responses(serializers.EventSerializer(many=True), 400, 403, 404),
+    )
+    def get(self, request: Request, stream_id: str) -> Response:
+        access = _access(request, stream_id)
+        _require(
+            access.sees_everything or access.seat is not None,
+            "only the players, arbiters and staff see the events before the game is over",
+        )
+        after = _int_param(request, "after", default=0)
+        return Response(selectors.stream_events(access, after=after))
+
+
+def _int_param(request: Request, name: str, *, default: int | None = None) -> int:
+    raw = request.query_params.get(name)
+    if raw is None and default is not None:
+        return default
+    if raw is None or not raw.isdigit() or len(raw) > 9:
+        raise ApiError(400, "bad_request", f"the query parameter {name!r} must be a whole number")
+    return int(raw)
+
+
+class AuditView(StreamAPIView):
+    """The full state after event ``at``, that event in words, and the chain's health to it."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("at", int, required=True, description="an event's seq")],
+        responses=_responses(serializers.AuditSerializer, 400, 403, 404),
+    )
+    def get(self, request: Request, stream_id: str) -> Response:
+        access = _access(request, stream_id)
+        _require(access.sees_everything, "only arbiters and staff audit a game before it is over")
+        at = _int_param(request, "at")
+        if not 1 <= at <= access.stream.version:
+            raise ApiError(
+                400, "bad_request", f"'at' must be between 1 and {access.stream.version}"
+            )
+        return Response(selectors.stream_audit(access.stream, at=at))
+
+
+class VerifyView(StreamAPIView):
+    """Hash chain, seed commitment, replay and result checks (as the verification worker)."""
+
+    @extend_schema(responses=_responses(serializers.VerifySerializer, 404))
+    def get(self, request: Request, stream_id: str) -> Response:
+        return Response(selectors.stream_verify(_access(request, stream_id).stream))

@@ -1,0 +1,73 @@
+"""Fixtures of the event store's tests: the toy game registered, users in each role, clients."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group, User
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from events.models import Stream
+from events.services import stream_open
+from events.states import state_cache
+from tests.events import toy_game
+
+
+@pytest.fixture(autouse=True)
+def toy() -> Iterator[toy_game.ToyDraw]:
+    """The toy game in the engine registry for each test; the state cache starts empty."""
+    state_cache.clear()
+    with toy_game.registered() as game:
+        yield game
+    state_cache.clear()
+
+
+def make_user(username: str, *, groups: tuple[str, ...] = (), staff: bool = False) -> User:
+    user = User.objects.create_user(username, password="pw-" + username, is_staff=staff)
+    for name in groups:
+        user.groups.add(Group.objects.get_or_create(name=name)[0])
+    return user
+
+
+@pytest.fixture
+def players(db: None) -> list[User]:
+    return [make_user(f"player{i}") for i in range(4)]
+
+
+@pytest.fixture
+def arbiter(db: None) -> User:
+    return make_user("arbiter", groups=("arbiters",))
+
+
+@pytest.fixture
+def organiser(db: None) -> User:
+    return make_user("organiser", groups=("organisers",))
+
+
+@pytest.fixture
+def outsider(db: None) -> User:
+    return make_user("outsider")
+
+
+def client_for(user: User | None) -> APIClient:
+    """An API client authenticated with the user's token (anonymous for None)."""
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def open_stream(players: list[User]) -> Callable[..., Stream]:
+    """Open a toy stream for the first ``n`` players."""
+
+    def open_(n: int = 2, turns: int = 12, **kwargs: Any) -> Stream:
+        return stream_open(
+            game_id="toy-draw", seats=players[:n], options={"turns": turns}, **kwargs
+        )
+
+    return open_
