@@ -236,6 +236,10 @@ class StandingLine:
     byes: int
     dropped: bool
 
+    def tiebreak_values(self, names: Sequence[str]) -> list[float]:
+        """The tie-breaks in the tournament's order (0 for one not computed)."""
+        return [self.tiebreaks.get(name, 0.0) for name in names]
+
 
 def tournament_standings(tournament: Tournament) -> list[StandingLine]:
     """The standings with names, clubs and drops, best first."""

@@ -1,0 +1,57 @@
+"""CSV exports of standings and pairings, written from the selectors' lines."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+from tournaments.selectors import StandingLine, TableLine
+
+
+def standings_csv(lines: Sequence[StandingLine], tiebreakers: Sequence[str]) -> str:
+    """rank, name, club, points, each tie-breaker, games, wins, byes, dropped."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        ["rank", "name", "club", "points", *tiebreakers, "games", "wins", "byes", "dropped"]
+    )
+    for line in lines:
+        writer.writerow(
+            [
+                line.rank,
+                line.name,
+                line.club,
+                _number(line.points),
+                *(_number(line.tiebreaks.get(name, 0.0)) for name in tiebreakers),
+                line.games,
+                line.wins,
+                line.byes,
+                "yes" if line.dropped else "",
+            ]
+        )
+    return out.getvalue()
+
+
+def pairings_csv(tables: Sequence[TableLine]) -> str:
+    """One line per seat: table, seat (1-based; empty for a bye), name, points before."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["table", "seat", "name", "points", "bye"])
+    for table in tables:
+        for seat in table.seats:
+            writer.writerow(
+                [
+                    table.number,
+                    "" if table.is_bye else seat.seat,
+                    seat.name,
+                    _number(seat.points),
+                    "yes" if table.is_bye else "",
+                ]
+            )
+    return out.getvalue()
+
+
+def _number(value: float) -> str:
+    """2.0 → "2", 2.5 → "2.5": what a spreadsheet user expects."""
+    return f"{value:g}"

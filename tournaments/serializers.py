@@ -1,0 +1,204 @@
+"""Input and output shapes of the tournaments API. No business logic: services decide."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from tournaments import selectors
+from tournaments.models import Format, Registration, Result, Round, Table, Tournament
+
+
+# -- tournaments -------------------------------------------------------------------------------
+class TournamentOut(serializers.ModelSerializer):
+    club = serializers.CharField(source="club.name", default=None, read_only=True)
+    organisers = serializers.SerializerMethodField()
+    game = serializers.CharField(source="game_id", read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "name", "club", "organisers", "game", "edition", "options", "format",
+            "table_preferred", "table_allowed", "points_by_rank", "tiebreakers", "bye_points",
+            "dispute_window_minutes", "rounds_planned", "status", "created_at",
+        ]  # fmt: skip
+
+    def get_organisers(self, obj: Tournament) -> list[str]:
+        return [user.get_username() for user in obj.organisers.all()]
+
+
+class TournamentIn(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    game = serializers.CharField(max_length=40, help_text="Game id, as in GET /api/v1/games.")
+    club = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    edition = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+    options = serializers.DictField(required=False, default=dict)
+    format = serializers.ChoiceField(choices=Format.choices, default="swiss")
+    table_preferred = serializers.IntegerField(min_value=1, max_value=12, required=False)
+    table_allowed = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=12), required=False, min_length=1
+    )
+    points_by_rank = serializers.ListField(
+        child=serializers.FloatField(), required=False, min_length=1, max_length=12
+    )
+    tiebreakers = serializers.ListField(
+        child=serializers.CharField(), required=False, default=["opponents_points", "game_score"]
+    )
+    bye_points = serializers.FloatField(required=False)
+    dispute_window_minutes = serializers.IntegerField(min_value=0, default=30)
+    rounds_planned = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    pairing_seed = serializers.CharField(max_length=64, required=False, default="")
+
+
+# -- registrations -----------------------------------------------------------------------------
+class RegistrationOut(serializers.ModelSerializer):
+    name = serializers.CharField(source="player.display_name", read_only=True)
+    username = serializers.CharField(source="player.user.username", read_only=True)
+    club = serializers.CharField(source="player.club.name", default=None, read_only=True)
+
+    class Meta:
+        model = Registration
+        fields = [
+            "id", "player", "name", "username", "club", "seed", "checked_in",
+            "late_entry_round", "dropped_after_round",
+        ]  # fmt: skip
+
+
+class RegistrationIn(serializers.Serializer):
+    username = serializers.CharField(
+        max_length=150, help_text="An existing account, or the username of a new player."
+    )
+    display_name = serializers.CharField(
+        max_length=120, required=False, help_text="Required for a new player."
+    )
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    club = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    seed = serializers.IntegerField(min_value=0, default=0)
+    checked_in = serializers.BooleanField(default=False)
+
+
+class CheckInIn(serializers.Serializer):
+    checked_in = serializers.BooleanField(default=True)
+
+
+class ImportIn(serializers.Serializer):
+    csv = serializers.CharField(
+        help_text="CSV text with a header: display_name, username, email, club, seed.",
+        trim_whitespace=False,
+    )
+
+
+# -- rounds and tables -------------------------------------------------------------------------
+class SeatOut(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="0-based seat; seat 0 sits first.")
+    registration = serializers.IntegerField(source="registration_id")
+    name = serializers.CharField(source="registration.player.display_name")
+
+
+class TableOut(serializers.ModelSerializer):
+    seats = SeatOut(many=True, read_only=True)
+    result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Table
+        fields = ["id", "number", "is_bye", "match_id", "stream_id", "seats", "result"]
+
+    def get_result(self, obj: Table) -> dict[str, Any] | None:
+        result = selectors.table_confirmed_result(obj)
+        return None if result is None else {"ranks": result.ranks, "scores": result.scores}
+
+
+class DrawWarningOut(serializers.Serializer):
+    code = serializers.CharField()
+    table = serializers.IntegerField(allow_null=True)
+    text = serializers.CharField()
+
+
+class RoundOut(serializers.ModelSerializer):
+    tables = serializers.SerializerMethodField()
+    warnings = DrawWarningOut(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = [
+            "id", "number", "attempt", "state", "quality", "warnings", "tables",
+            "created_at", "confirmed_at", "released_at",
+        ]  # fmt: skip
+
+    def get_tables(self, obj: Round) -> list[dict[str, Any]]:
+        data: list[dict[str, Any]] = TableOut(selectors.round_tables(obj), many=True).data
+        return data
+
+
+class RoundSummaryOut(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = ["id", "number", "attempt", "state", "created_at", "confirmed_at", "released_at"]
+
+
+class PairIn(serializers.Serializer):
+    force = serializers.BooleanField(
+        default=False, help_text="Pair even though earlier tables have no confirmed result."
+    )
+
+
+class TableEditIn(serializers.Serializer):
+    registrations = serializers.ListField(
+        child=serializers.IntegerField(), max_length=12, help_text="Registration ids, seat 0 first."
+    )
+
+
+class TableAddIn(serializers.Serializer):
+    is_bye = serializers.BooleanField(default=False)
+
+
+class TableEditOut(serializers.Serializer):
+    table = TableOut()
+    warnings = DrawWarningOut(many=True)
+
+
+# -- results -----------------------------------------------------------------------------------
+class ResultIn(serializers.Serializer):
+    ranks = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=12), min_length=1, max_length=12
+    )
+    scores = serializers.ListField(
+        child=serializers.FloatField(), required=False, default=list, max_length=12
+    )
+    decide = serializers.BooleanField(
+        default=False,
+        help_text="Organisers: enter the result as final (settles a conflict) even if seated.",
+    )
+
+
+class ResultOut(serializers.ModelSerializer):
+    submitted_by = serializers.CharField(
+        source="submitted_by.username", default=None, read_only=True
+    )
+    decided_by = serializers.CharField(source="decided_by.username", default=None, read_only=True)
+    confirmed_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Result
+        fields = [
+            "id", "table", "version", "status", "source", "ranks", "scores", "submitted_by",
+            "submitted_at", "decided_by", "decided_at", "confirmed_by",
+        ]  # fmt: skip
+
+    def get_confirmed_by(self, obj: Result) -> list[str]:
+        return [c.user.get_username() for c in obj.confirmations.select_related("user")]
+
+
+# -- standings ---------------------------------------------------------------------------------
+class StandingOut(serializers.Serializer):
+    rank = serializers.IntegerField()
+    registration = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField()
+    points = serializers.FloatField()
+    tiebreaks = serializers.DictField(child=serializers.FloatField())
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    dropped = serializers.BooleanField()

@@ -1,0 +1,17 @@
+"""Printable pages and CSV exports (mounted at /tournaments/)."""
+
+from django.urls import URLPattern, URLResolver, path
+
+from tournaments import pages
+
+app_name = "tournament-pages"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("<int:pk>/standings/", pages.standings, name="standings"),
+    path("<int:pk>/standings.csv", pages.standings_csv, name="standings-csv"),
+    path("<int:pk>/pairings/<int:number>/", pages.pairings_by_table, name="pairings"),
+    path(
+        "<int:pk>/pairings/<int:number>/by-name/", pages.pairings_by_name, name="pairings-by-name"
+    ),
+    path("<int:pk>/pairings/<int:number>.csv", pages.pairings_csv, name="pairings-csv"),
+]
