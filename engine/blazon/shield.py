@@ -1,0 +1,325 @@
+"""The Shield board: placement rules (ruling BZ-1), distinction requirements (BZ-3), the blazon.
+
+Pure functions over one :class:`~engine.blazon.state.PlayerState` and the edition's tables,
+which are precomputed once at import (which card fits which space in which alignment).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.blazon.cards import (
+    AUGMENTATIONS,
+    EDITIONS,
+    WILD,
+    WILD_TINCTURE_SYMBOL,
+    Board,
+    Card,
+    Clause,
+    Edition,
+    category_of_symbol,
+)
+from engine.blazon.state import ALIGNS, PlayerState
+
+CADENCY_ROW = 0
+
+
+def symbol_fits(card: Card, symbol: str) -> bool:
+    """A card fits a symbol of its own type; the wild tincture symbol takes any tincture."""
+    if symbol == WILD_TINCTURE_SYMBOL:
+        return card.category == "tincture"
+    return card.type == symbol
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """Per-edition lookups by card number, built once."""
+
+    edition: Edition
+    board: Board
+    prestige: tuple[int, ...]
+    category: tuple[str, ...]
+    fits: dict[tuple[int, int, int], bool]  # (card, space, align) → symbol matches
+    same_kind: dict[tuple[int, int, int], bool]  # (card, space, align) → same category
+    row_of: tuple[int, ...]  # space → row (0: cadency)
+    row_mates: tuple[tuple[int, ...], ...]  # space → the other spaces of its row
+    tincture_mates: tuple[tuple[int, ...], ...]  # space → spaces it may not repeat a tincture of
+
+
+def build_tables(edition: Edition) -> Tables:
+    """Precompute the lookups of one edition."""
+    board = edition.board
+    top = max(edition.cards)
+    prestige = [0] * (top + 1)
+    category = [""] * (top + 1)
+    fits: dict[tuple[int, int, int], bool] = {}
+    same_kind: dict[tuple[int, int, int], bool] = {}
+    for number, card in edition.cards.items():
+        prestige[number] = card.prestige
+        category[number] = card.category
+        for space in board.spaces:
+            for align in (0, 1):
+                symbol = space.symbol(align)
+                fits[number, space.index, align] = symbol_fits(card, symbol)
+                same_kind[number, space.index, align] = category_of_symbol(symbol) == card.category
+    row_of = tuple(space.row for space in board.spaces)
+    mates = tuple(
+        tuple(t for t in board.rows[s.row] if t != s.index) if s.row else () for s in board.spaces
+    )
+    tincture_mates = tuple(
+        tuple(
+            t for group in board.tincture_groups if s.index in group for t in group if t != s.index
+        )
+        for s in board.spaces
+    )
+    return Tables(
+        edition, board, tuple(prestige), tuple(category), fits, same_kind, row_of, mates,
+        tincture_mates,
+    )  # fmt: skip
+
+
+TABLES = {name: build_tables(edition) for name, edition in EDITIONS.items()}
+
+
+# -- placement (ruling BZ-1) ------------------------------------------------------------------
+
+
+def is_flexible(tables: Tables, card: int, space: int) -> bool:
+    """True when the card fits both alignments of its space (it may shift while alone)."""
+    return tables.fits[card, space, 0] and tables.fits[card, space, 1]
+
+
+def row_shift(player: PlayerState, tables: Tables, space: int, align: int) -> tuple[bool, int]:
+    """Whether placing on ``space`` in ``align`` keeps its row in one alignment.
+
+    Returns ``(ok, shifted)``: ``shifted`` is the space of a lone card that must shift to the
+    new alignment to keep the row legal (the tincture shift), or -1. Cards under the
+    abatement token, and the card being covered, are left out.
+    """
+    others = [
+        t for t in tables.row_mates[space]
+        if player.shield[t] and t != player.abated_space
+    ]  # fmt: skip
+    wrong = [t for t in others if player.aligns[t] != align]
+    if not wrong:
+        return True, -1
+    if len(others) == 1 and is_flexible(tables, player.shield[wrong[0]], wrong[0]):
+        return True, wrong[0]
+    return False, -1
+
+
+def repeated_tincture(player: PlayerState, tables: Tables, card: int, space: int) -> int:
+    """The space of an identical tincture that forbids ``card`` on ``space``, or -1."""
+    if tables.category[card] != "tincture":
+        return -1
+    name = tables.edition.cards[card].name
+    cards = tables.edition.cards
+    for other in tables.tincture_mates[space]:
+        placed = player.shield[other]
+        if placed and cards[placed].category == "tincture" and cards[placed].name == name:
+            return other
+    return -1
+
+
+def placement_problem(
+    player: PlayerState,
+    tables: Tables,
+    *,
+    card: int,
+    space: int,
+    align: int,
+    abate: bool,
+    abatement_rule: bool,
+) -> str | None:
+    """Why the placement is refused (one sentence), or None when the placement rules allow it.
+
+    ``card`` must be a card number of the edition and ``space``/``align`` in range; payment
+    and turn order are checked by the caller.
+    """
+    spaces = tables.board.spaces
+    where = f"{spaces[space].name} ({ALIGNS[align]})"
+    name = tables.edition.cards[card].name
+    if tables.row_of[space] == CADENCY_ROW and align != 0:
+        return "the cadency space has a single alignment: place it with align top"
+    if not tables.same_kind[card, space, align]:
+        return f"{name} is a {tables.category[card]} card; {where} shows a {category_of_symbol(spaces[space].symbol(align))} symbol"
+    if player.shield[space] == card:
+        return f"{name} is already on {spaces[space].name}"
+    clash = repeated_tincture(player, tables, card, space)
+    if clash >= 0:
+        return f"an identical tincture ({name}) is already on {spaces[clash].name}"
+    symbol_ok = tables.fits[card, space, align]
+    row_ok, _ = row_shift(player, tables, space, align)
+    broken = (not symbol_ok) + (not row_ok)
+    if abate:
+        return _abatement_problem(player, broken, abatement_rule, space)
+    if not symbol_ok:
+        return f"{name} is a {tables.edition.cards[card].type}; {where} shows {spaces[space].symbol(align)}"
+    if not row_ok:
+        return f"row {tables.row_of[space]} already holds cards in the other alignment"
+    return None
+
+
+def _abatement_problem(player: PlayerState, broken: int, rule: bool, space: int) -> str | None:
+    if not rule:
+        return "abatement tokens are not in play (option abatement is off)"
+    if not player.abatement:
+        return "your abatement token is already on your shield"
+    if broken == 0:
+        return "this placement is legal without the abatement token"
+    if broken > 1:
+        return "an abatement token breaks only one placement rule, this placement breaks two"
+    return None
+
+
+def shield_full(player: PlayerState) -> bool:
+    """Every space of the shield holds a card."""
+    return all(player.shield)
+
+
+# -- distinctions (ruling BZ-3) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ShieldFacts:
+    """What the requirement language asks about a shield, counted once."""
+
+    augs: Counter[str]
+    wilds: int
+    types: Counter[str]
+    tincture_names: frozenset[str]
+    full_rows: tuple[int, ...]
+    same_aug_rows: int
+    distinct_aug_rows: int
+    cadency: bool
+    cards: int
+
+
+def shield_facts(player: PlayerState, tables: Tables) -> ShieldFacts:
+    """Count augmentations, types, tinctures and full rows of a shield."""
+    cards = tables.edition.cards
+    placed = [cards[n] for n in player.shield if n]
+    augs = Counter(c.augmentation for c in placed if c.augmentation != WILD)
+    full_rows, same, distinct = [], 0, 0
+    for row, members in tables.board.rows.items():
+        if all(player.shield[s] for s in members):
+            full_rows.append(row)
+            named = [cards[player.shield[s]].augmentation for s in members]
+            real = [a for a in named if a != WILD]
+            same += len(set(real)) <= 1
+            distinct += len(set(real)) == len(real)
+    cadency = any(player.shield[s.index] for s in tables.board.spaces if s.row == CADENCY_ROW)
+    return ShieldFacts(
+        augs=augs,
+        wilds=sum(1 for c in placed if c.augmentation == WILD),
+        types=Counter(c.type for c in placed),
+        tincture_names=frozenset(c.name for c in placed if c.category == "tincture"),
+        full_rows=tuple(full_rows),
+        same_aug_rows=same,
+        distinct_aug_rows=distinct,
+        cadency=cadency,
+        cards=len(placed),
+    )
+
+
+def augmentation_pairs(facts: ShieldFacts) -> int:
+    """Different augmentations with 2+ symbols each, wilds assigned to the player's advantage."""
+    pairs = sum(1 for a in AUGMENTATIONS if facts.augs[a] >= 2)
+    singles = sum(1 for a in AUGMENTATIONS if facts.augs[a] == 1)
+    completed = min(singles, facts.wilds)
+    spare = facts.wilds - completed
+    return min(len(AUGMENTATIONS), pairs + completed + spare // 2)
+
+
+def clause_holds(clause: Clause, facts: ShieldFacts) -> bool:
+    """One clause of the requirement language, each wild counted to the player's advantage."""
+    kind, n = clause.kind, clause.n
+    if kind == "aug":
+        return facts.augs[clause.subject] + facts.wilds >= n
+    if kind == "augs-distinct":
+        return min(len(AUGMENTATIONS), len(facts.augs) + facts.wilds) >= n
+    if kind == "aug-pairs":
+        return augmentation_pairs(facts) >= n
+    if kind == "type":
+        return facts.types[clause.subject] >= n
+    if kind == "types-distinct":
+        return len(facts.types) >= n
+    if kind == "tinctures-distinct":
+        return len(facts.tincture_names) >= n
+    if kind == "row-full":
+        return n in facts.full_rows
+    if kind == "row-same-aug":
+        return facts.same_aug_rows >= n
+    if kind == "row-distinct-augs":
+        return facts.distinct_aug_rows >= n
+    if kind == "space":
+        return facts.cadency
+    if kind == "cards":
+        return facts.cards >= n
+    raise ValueError(f"unknown clause kind {kind!r}")  # the loader accepts no other kind
+
+
+def requirement_met(clauses: tuple[Clause, ...], facts: ShieldFacts) -> bool:
+    """All clauses hold (a card may count for several clauses)."""
+    return all(clause_holds(clause, facts) for clause in clauses)
+
+
+# -- the blazon -------------------------------------------------------------------------------
+
+NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def pluralize(noun_phrase: str) -> str:
+    """Plural of a charge: the first word takes the plural ("lion rampant" → "lions rampant")."""
+    head, sep, rest = noun_phrase.partition(" ")
+    stem, hyphen, tail = head.partition("-")
+    plural = stem + ("es" if stem.endswith(("s", "x", "ch", "sh")) else "s")
+    return plural + hyphen + tail + sep + rest
+
+
+def _strip_article(name: str) -> str:
+    for article in ("a ", "an "):
+        if name.startswith(article):
+            return name[len(article) :]
+    return name
+
+
+def blazon_line(cards: list[Card], *, field: bool) -> str:
+    """One row of the shield in words, left to right, the number moved to the front.
+
+    A row holding a charge and an arrangement that starts with a number reads "four roundels in
+    cross argent" (rulebook, "Your Blazon"). Tinctures keep their capital in the field (row 1).
+    """
+    names = [c.name if field or c.category != "tincture" else c.name.lower() for c in cards]
+    charge = next((i for i, c in enumerate(cards) if c.type == "charge"), None)
+    arranged = next((i for i, c in enumerate(cards) if c.type == "arrangement"), None)
+    if charge is None or arranged is None:
+        return ", ".join(names)
+    number, _, rest = cards[arranged].name.partition(" ")
+    if number not in NUMBER_WORDS:
+        return ", ".join(names)
+    merged = " ".join(
+        part for part in (number, pluralize(_strip_article(names[charge])), rest) if part
+    )
+    others = [n for i, n in enumerate(names) if i not in (charge, arranged)]
+    return " ".join([merged, *others])
+
+
+def blazon_text(player: PlayerState, tables: Tables) -> str:
+    """The blazon of a shield: its rows left to right, top to bottom, then the cadency mark.
+
+    Lines are separated by " / "; an empty shield reads "" (nothing to blazon yet).
+    """
+    cards = tables.edition.cards
+    lines = []
+    for row, members in sorted(tables.board.rows.items()):
+        placed = [cards[player.shield[s]] for s in members if player.shield[s]]
+        if placed:
+            lines.append(blazon_line(placed, field=row == 1))
+    marks = [
+        cards[player.shield[s.index]].name
+        for s in tables.board.spaces
+        if s.row == CADENCY_ROW and player.shield[s.index]
+    ]
+    return " / ".join(lines + marks)
