@@ -153,3 +153,8 @@ LOGGING = {
 
 # Herald's own knobs.
 HERALD_PROVISIONAL_GAMES = env.int("HERALD_PROVISIONAL_GAMES", default=5)
+
+# Ratings: the outbox's "game.ended" entries go to the verification worker (which then rates),
+# and a periodic sweep catches up on anything a lost message left behind.
+HERALD_OUTBOX_ROUTES = {"game.ended": "ratings.verify_game"}
+CELERY_BEAT_SCHEDULE["ratings-sweep"] = {"task": "ratings.sweep", "schedule": 300.0}
