@@ -11,7 +11,7 @@ from typing import Any
 from engine.core.errors import UnknownGame
 from engine.core.game import Game
 
-GAME_MODULES: tuple[str, ...] = ("engine.treize_couronnes", "engine.blazon")
+GAME_MODULES: tuple[str, ...] = ("engine.treize_couronnes", "engine.blazon", "engine.sept_blasons")
 
 _registry: dict[str, Game[Any]] = {}
 

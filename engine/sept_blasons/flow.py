@@ -1,0 +1,356 @@
+"""Carrying out validated moves and moving the game on: powers, trick, free action, rounds.
+
+Every function here trusts its input (``SeptBlasons.check`` has validated the move) and
+mutates the state. After each move, :func:`_advance_powers` walks the powers in play order and
+stops at the next decision; impossible powers and actions are skipped with an effect.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.sept_blasons import moves as mv
+from engine.sept_blasons.cards import EDITIONS, MALANDRIN, RANKS_PER_COLOUR, STANDARD
+from engine.sept_blasons.rules import cards_won, round_score, trick_winner
+from engine.sept_blasons.state import (
+    BOURGEOISIE,
+    FREE,
+    OVER,
+    PLAY,
+    POWER,
+    Played,
+    SeptState,
+    Token,
+)
+
+if TYPE_CHECKING:
+    from engine.core import Move
+    from engine.sept_blasons.game import SeptBlasons
+
+NAMES = tuple(c.name for c in STANDARD.characters)
+TRICK_CODE = 64  # seen_tricks entries are owner * 64 + trick index
+MAX_TIE_BREAK_ROUNDS = 5  # a safety bound: after it, a tie for the top stands (shared rank)
+
+
+def colour_name(state: SeptState, colour: int) -> str:
+    """The player-card name of a colour."""
+    return EDITIONS[state.edition].colours[colour]
+
+
+def carry_out(game: SeptBlasons, state: SeptState, seat: int, move: Move) -> None:
+    """Play a validated move and advance to the next decision."""
+    phase = state.phase
+    if phase == PLAY:
+        assert isinstance(move, mv.PlayCard)
+        _play_card(game, state, seat, move)
+    elif phase == POWER:
+        _use_power(game, state, seat, move)
+    elif phase == FREE:
+        _free_action(state, seat, move)
+        _collect(state)
+        _close_trick(game, state)
+    else:
+        _bourgeoisie_action(game, state, seat, move)
+
+
+# -- cards and powers --------------------------------------------------------------------------
+def _play_card(game: SeptBlasons, state: SeptState, seat: int, move: mv.PlayCard) -> None:
+    state.hands[seat].remove(move.rank)
+    position = len(state.trick)
+    state.trick.append(Played(seat, move.rank, position, position, position))
+    if move.bourgeoisie:
+        state.activated.append(seat)
+        state.b_used[seat] = True
+        state.note("bourgeoisie", f"seat {seat} activates its bourgeoisie card")
+    if len(state.trick) == state.players:
+        state.phase, state.resolving = POWER, 0
+        _advance_powers(game, state)
+
+
+def _advance_powers(game: SeptBlasons, state: SeptState) -> None:
+    """Stop at the next power that needs a decision; after the last, settle the trick."""
+    trick = state.trick
+    while state.resolving < len(trick):
+        card = trick[state.resolving]
+        if not card.used and game.powered(state, card.rank):
+            actor = trick[card.power_by].seat
+            if game.power_possible(state, card.rank, actor):
+                return
+            card.used = True
+            state.note(
+                "skip",
+                f"the power of the {NAMES[card.rank]} in play position {card.position} "
+                f"(seat {actor}) is impossible now and is skipped",
+            )
+        state.resolving += 1
+    _settle_trick(game, state)
+
+
+def _power_done(game: SeptBlasons, state: SeptState) -> None:
+    state.trick[state.resolving].used = True
+    state.resolving += 1
+    state.picked_seat = state.picked_slot = -1
+    _advance_powers(game, state)
+
+
+def _use_power(game: SeptBlasons, state: SeptState, seat: int, move: Move) -> None:
+    if isinstance(move, mv.Steal):
+        _steal(state, move)
+    elif isinstance(move, mv.TakeToken):
+        state.fronts[seat].append(_take_from_pile(state, move.pick, f"seat {seat}'s manant"))
+    elif isinstance(move, mv.TurnUp):
+        _turn_up(state, move, f"seat {seat}'s ménétrier")
+    elif isinstance(move, mv.RemoveToken):
+        token = state.fronts[move.seat].pop(move.slot)
+        _into_pile(state, token)
+        state.note("token", f"seat {seat}'s magistrat puts {_token_words(state, token)} "
+                   f"of seat {move.seat} into the draw pile")  # fmt: skip
+    elif isinstance(move, mv.ChooseToken):
+        state.picked_seat, state.picked_slot = move.seat, move.slot
+        return
+    elif isinstance(move, mv.ExchangeWith):
+        _exchange(state, seat, move)
+    else:
+        assert isinstance(move, mv.MoveTo)
+        token = state.fronts[state.picked_seat].pop(state.picked_slot)
+        state.fronts[move.seat].append(token)
+        state.note("token", f"seat {seat}'s religieux moves {_token_words(state, token)} "
+                   f"from seat {state.picked_seat} to seat {move.seat}")  # fmt: skip
+    _power_done(game, state)
+
+
+def _steal(state: SeptState, move: mv.Steal) -> None:
+    """The malandrin's choice (ruling 7B-1): a card's value or a later card's power slot."""
+    trick = state.trick
+    chooser = trick[trick[state.resolving].power_by]
+    target = trick[move.card]
+    if move.mode == "value":
+        for card in trick:
+            if card.value_from == move.card:
+                card.value_from = None
+        chooser.value_from = move.card
+        chooser.note = f"value of position {move.card}"
+    else:
+        target.power_by = chooser.position
+        if target.rank == MALANDRIN and target.value_from == target.position:
+            target.value_from = None  # robbed of its choice, it has no value left
+        chooser.value_from = None
+        chooser.note = f"power of position {move.card}"
+    state.note(
+        "malandrin",
+        f"seat {chooser.seat}'s malandrin takes the {move.mode} of the {NAMES[target.rank]} "
+        f"of seat {target.seat} (play position {move.card})",
+    )
+
+
+def _token_words(state: SeptState, token: Token) -> str:
+    return f"a {colour_name(state, token.colour)} token" if token.up else "a face-down token"
+
+
+def _into_pile(state: SeptState, token: Token) -> None:
+    """A token keeps its face in the pile; who had consulted it can no longer follow it."""
+    token.known_by.clear()
+    state.pile.append(token)
+
+
+def _take_from_pile(state: SeptState, pick: int, who: str) -> Token:
+    """Remove a token from the pile 'as it is': a face-up one by colour, or a random face-down."""
+    pile = state.pile
+    if pick == mv.FACE_DOWN:
+        down = [i for i, t in enumerate(pile) if not t.up]
+        index = down[state.rng.randbelow(len(down))]
+        token = pile.pop(index)
+        state.note("chance", f"{who} takes a face-down token from the draw pile",
+                   {"colour": token.colour}, visible_to=[])  # fmt: skip
+        return token
+    index = next(i for i, t in enumerate(pile) if t.up and t.colour == pick)
+    token = pile.pop(index)
+    state.note("token", f"{who} takes the face-up {colour_name(state, pick)} token of the pile")
+    return token
+
+
+def _turn_up(state: SeptState, move: mv.TurnUp, who: str) -> None:
+    if move.seat == mv.PILE:
+        down = [t for t in state.pile if not t.up]
+        token = down[state.rng.randbelow(len(down))]
+        token.up = True
+        name = colour_name(state, token.colour)
+        state.note("chance", f"{who} turns up a token of the draw pile: {name}",
+                   {"colour": token.colour})  # fmt: skip
+        return
+    token = state.fronts[move.seat][move.slot]
+    token.up = True
+    token.known_by.clear()
+    state.note("token", f"{who} turns up token slot {move.slot} of seat {move.seat}: "
+               f"{colour_name(state, token.colour)}")  # fmt: skip
+
+
+def _exchange(state: SeptState, seat: int, move: mv.ExchangeWith) -> None:
+    first_seat, first_slot = state.picked_seat, state.picked_slot
+    first = state.fronts[first_seat][first_slot]
+    if move.seat == mv.PILE:
+        incoming = _take_from_pile(state, move.slot, f"seat {seat}'s intendant")
+        state.fronts[first_seat][first_slot] = incoming
+        _into_pile(state, first)
+        state.note("token", f"seat {seat}'s intendant exchanges token slot {first_slot} of "
+                   f"seat {first_seat} with the draw pile")  # fmt: skip
+        return
+    other = state.fronts[move.seat][move.slot]
+    state.fronts[first_seat][first_slot], state.fronts[move.seat][move.slot] = other, first
+    state.note("token", f"seat {seat}'s intendant exchanges token slot {first_slot} of seat "
+               f"{first_seat} with token slot {move.slot} of seat {move.seat}")  # fmt: skip
+
+
+# -- the end of a trick ------------------------------------------------------------------------
+def _settle_trick(game: SeptBlasons, state: SeptState) -> None:
+    """Decide the winner (7B-2); the winner takes the free action, or the trick is set aside."""
+    position = trick_winner(state.trick, state.tie_rule)
+    state.stats.tricks += 1
+    if position is None:
+        state.winner = None
+        state.stats.nobody += 1
+        state.note("trick", "the values cancel out: nobody wins the trick, it is set aside")
+        _close_trick(game, state)
+        return
+    card = state.trick[position]
+    state.winner = card.seat
+    if card.rank == MALANDRIN:
+        state.stats.malandrin_wins += 1
+    state.note("trick", f"seat {card.seat} wins the trick with its {NAMES[card.rank]}")
+    if game.free_possible(state):
+        state.phase = FREE
+        return
+    state.note("skip", f"seat {card.seat} has no free action possible: it is skipped")
+    _collect(state)
+    _close_trick(game, state)
+
+
+def _free_action(state: SeptState, seat: int, move: Move) -> None:
+    if isinstance(move, mv.TakeToken):
+        state.fronts[seat].append(_take_from_pile(state, move.pick, f"seat {seat} (free action)"))
+    else:
+        assert isinstance(move, mv.TurnUp)
+        _turn_up(state, move, f"seat {seat} (free action)")
+
+
+def _collect(state: SeptState) -> None:
+    assert state.winner is not None
+    codes = [card.seat * RANKS_PER_COLOUR + card.rank for card in state.trick]
+    state.tricks[state.winner].append(codes)
+
+
+def _close_trick(game: SeptBlasons, state: SeptState) -> None:
+    if state.activated:
+        state.phase = BOURGEOISIE
+        state.b_kind, state.b_other, state.b_count = 0, -1, 0
+        return
+    _next_trick(game, state)
+
+
+def _next_trick(game: SeptBlasons, state: SeptState) -> None:
+    """The winner leads the next trick (the same leader when nobody won)."""
+    if state.winner is not None:
+        state.leader = state.winner
+    state.trick, state.resolving, state.winner = [], 0, None
+    state.trick_no += 1
+    if state.trick_no == RANKS_PER_COLOUR:
+        _end_round(game, state)
+    else:
+        state.phase = PLAY
+
+
+# -- bourgeoisie -------------------------------------------------------------------------------
+def _bourgeoisie_action(game: SeptBlasons, state: SeptState, seat: int, move: Move) -> None:
+    limit = game.bourgeoisie_card(state, seat).consult
+    if isinstance(move, mv.ConsultTrick):
+        _consult_trick(state, seat, move)
+    elif isinstance(move, mv.ConsultToken):
+        _consult_token(state, seat, move)
+    elif isinstance(move, mv.TakeCard):
+        _take_card(game, state, seat, move)
+        limit = 0
+    if isinstance(move, mv.Finish) or state.b_count >= limit:
+        state.activated.pop(0)
+        state.b_kind, state.b_other, state.b_count = 0, -1, 0
+        if not state.activated:
+            _next_trick(game, state)
+
+
+def _consulted(state: SeptState, seat: int, owner: int, kind: int) -> None:
+    state.b_kind = kind
+    state.b_count += 1
+    if owner != seat:
+        state.b_other = owner
+
+
+def _consult_trick(state: SeptState, seat: int, move: mv.ConsultTrick) -> None:
+    _consulted(state, seat, move.seat, 1)
+    code = move.seat * TRICK_CODE + move.trick
+    for viewer in {seat, move.seat}:
+        if code not in state.seen_tricks[viewer]:
+            state.seen_tricks[viewer].append(code)
+    state.note(
+        "consult", f"seat {seat} consults trick {move.trick} of seat {move.seat}",
+        {"cards": list(state.tricks[move.seat][move.trick])}, visible_to=sorted({seat, move.seat}),
+    )  # fmt: skip
+
+
+def _consult_token(state: SeptState, seat: int, move: mv.ConsultToken) -> None:
+    _consulted(state, seat, move.seat, 3)
+    token = state.fronts[move.seat][move.slot]
+    for viewer in sorted({seat, move.seat}):
+        if viewer not in token.known_by:
+            token.known_by.append(viewer)
+    state.note(
+        "consult", f"seat {seat} looks at face-down token slot {move.slot} of seat {move.seat}",
+        {"colour": token.colour}, visible_to=sorted({seat, move.seat}),
+    )  # fmt: skip
+
+
+def _take_card(game: SeptBlasons, state: SeptState, seat: int, move: mv.TakeCard) -> None:
+    rank = game.bourgeoisie_card(state, seat).takes
+    code = move.colour * RANKS_PER_COLOUR + rank
+    trick = next(t for t in state.tricks[move.seat] if code in t)
+    trick.remove(code)
+    state.tricks[seat].append([code])
+    state.b_kind = 2
+    state.note("bourgeoisie", f"seat {seat} takes the {NAMES[rank]} of "
+               f"{colour_name(state, move.colour)} from seat {move.seat}'s tricks")  # fmt: skip
+
+
+# -- rounds ------------------------------------------------------------------------------------
+def _end_round(game: SeptBlasons, state: SeptState) -> None:
+    """Score the round (7B-3), then end the game or deal the next round."""
+    n, edition = state.players, EDITIONS[state.edition]
+    scores = [round_score(cards_won(state.tricks[s]), state.fronts[s], s, n) for s in range(n)]
+    state.round_scores.append(scores)
+    state.totals = [t + s for t, s in zip(state.totals, scores, strict=True)]
+    state.stats.rounds += 1
+    state.note("score", f"round {state.round} scores: {scores}; totals: {state.totals}",
+               {"scores": scores, "totals": list(state.totals)})  # fmt: skip
+    top = max(state.totals)
+    if state.round >= edition.rounds and (
+        state.totals.count(top) == 1 or state.round >= edition.rounds + MAX_TIE_BREAK_ROUNDS
+    ):
+        state.phase = OVER
+        state.note("end", "the game is over")
+        return
+    if state.round < edition.rounds and any(v in state.variants for v in (1, 2, 3)):
+        _assign_bourgeoisie(state)
+    if state.round >= edition.rounds:
+        state.note("tie", f"the top total {top} is tied: a tie-break round is played")
+    state.round += 1
+    game.deal(state)
+
+
+def _assign_bourgeoisie(state: SeptState) -> None:
+    """Cards go by cumulative ranking, highest card first; tied players pass it on."""
+    cards = EDITIONS[state.edition].bourgeoisie_for(state.players)
+    totals = state.totals
+    order = sorted(range(state.players), key=lambda s: -totals[s])
+    untied = [s for s in order if totals.count(totals[s]) == 1]
+    state.bourgeoisie = [0] * state.players
+    for card, seat in zip(cards, untied, strict=False):
+        state.bourgeoisie[seat] = card.level
+    held = ", ".join(f"seat {s}: {c.name}" for c, s in zip(cards, untied, strict=False))
+    state.note("bourgeoisie", f"bourgeoisie cards for round {state.round + 1}: {held or 'none'}")
