@@ -179,7 +179,10 @@ class TreizeCouronnes(Game[CouronnesState]):
 
     def _token_moves(self, state: CouronnesState, seat: int, kind: str) -> Iterator[TakeToken]:
         """Take a guard or a blason (each colour left), giving one back first when holding 2."""
-        offered = [GUARD] if kind == GUARD else [c for c in COLOURS if state.reserve_blasons[c]]
+        if kind == GUARD:
+            offered = [GUARD] if state.reserve_guards else []
+        else:
+            offered = [c for c in COLOURS if state.reserve_blasons[c]]
         full = state.tokens(seat) >= TOKEN_LIMIT
         if full:
             yield TakeToken(NO_TOKEN, "")
