@@ -23,8 +23,10 @@ from engine.blazon.shield import (
     TABLES,
     Tables,
     blazon_text,
+    can_finish_row_change,
     placement_problem,
     requirement_met,
+    row_conflicts,
     row_shift,
     shield_facts,
     shield_full,
@@ -162,7 +164,9 @@ class BlazonGame(Game[BlazonState]):
         player = state.players[seat]
         moves: list[Move] = []
         if phase == PAY:
-            return [Pay(card) for card in player.hand]
+            return [
+                Pay(card) for card in player.hand if self._pay_problem(state, player, card) is None
+            ]
         if phase == CLAIM:
             return [Claim(d) for d in state.claimable]
         if phase == EXCHANGE:
@@ -176,6 +180,11 @@ class BlazonGame(Game[BlazonState]):
             return moves
         if phase == DRAW:
             return [Draw(deck) for deck in DECKS if self._can_draw(state, deck)]
+        if state.pending_row:
+            moves.extend(self._placements(state, player, herald=False))
+            if self._herald_ready(state, player):
+                moves.extend(self._placements(state, player, herald=True))
+            return moves
         if phase == MAIN:
             moves.extend(Draw(deck) for deck in DECKS if self._can_draw(state, deck))
         if phase in (MAIN, BLAZON):
@@ -205,9 +214,9 @@ class BlazonGame(Game[BlazonState]):
             for space in range(SPACES):
                 for align in (0, 1) if tables.row_of[space] else (0,):
                     for abate in abates:
-                        problem = placement_problem(
-                            player, tables, card=card, space=space, align=align, abate=abate,
-                            abatement_rule=state.abatement_rule,
+                        problem = self._placement_refusal(
+                            state, player, card=card, space=space, align=align, herald=herald,
+                            abate=abate,
                         )  # fmt: skip
                         if problem is None:
                             found.append(Place(card, space, ALIGNS[align], herald, abate))
@@ -265,7 +274,7 @@ class BlazonGame(Game[BlazonState]):
         if isinstance(move, Pay):
             if phase != PAY:
                 return "there is nothing to pay for now"
-            return None if move.card in player.hand else self._not_in_hand(move.card)
+            return self._pay_problem(state, player, move.card)
         if phase == PAY:
             return f"first finish paying: {state.pay_due} more prestige of cards to discard"
         if isinstance(move, Claim):
@@ -293,6 +302,8 @@ class BlazonGame(Game[BlazonState]):
         phase = state.phase
         if isinstance(move, Place):
             return self._place_problem(state, player, move)
+        if state.pending_row:
+            return self._pending_refusal(state, self._pending_conflicts(state, player))
         if isinstance(move, (HeraldTake, HeraldDraw, HeraldDiscardPile, HeraldRefresh)):
             return self._herald_problem(state, player, move)
         if isinstance(move, Refresh):
@@ -362,10 +373,104 @@ class BlazonGame(Game[BlazonState]):
             return f"alignment {move.align!r} must be top or bottom"
         if not self._affordable(tables, player, move.card, herald=move.herald):
             return "the rest of your hand cannot pay for this card"
-        return placement_problem(
-            player, tables, card=move.card, space=move.space, align=ALIGNS.index(move.align),
-            abate=move.abate, abatement_rule=state.abatement_rule,
+        return self._placement_refusal(
+            state, player, card=move.card, space=move.space, align=ALIGNS.index(move.align),
+            herald=move.herald, abate=move.abate,
         )  # fmt: skip
+
+    def _placement_refusal(
+        self,
+        state: BlazonState,
+        player: PlayerState,
+        *,
+        card: int,
+        space: int,
+        align: int,
+        herald: bool,
+        abate: bool,
+    ) -> str | None:
+        """The placement rules (ruling BZ-1), with the override's row change within a turn.
+
+        A normal placement may leave its row in two alignments if the hand can still cover the
+        cards left in the other alignment before the turn ends; until then only those covers
+        may be placed (normal or Herald placements, no abatement).
+        """
+        tables = TABLES[state.edition]
+        if state.pending_row:
+            conflicts = self._pending_conflicts(state, player)
+            if abate or space not in conflicts or align != state.pending_align:
+                return self._pending_refusal(state, conflicts)
+        problem = placement_problem(
+            player, tables, card=card, space=space, align=align, abate=abate,
+            abatement_rule=state.abatement_rule,
+            row_change=not abate and (bool(state.pending_row) or not herald),
+        )  # fmt: skip
+        if problem is not None or abate:
+            return problem
+        remaining = row_conflicts(player, tables, space, align)
+        if not remaining:
+            return None
+        hand = list(player.hand)
+        hand.remove(card)
+        shield = list(player.shield)
+        shield[space] = card
+        if can_finish_row_change(
+            tables,
+            shield=tuple(shield),
+            hand=tuple(hand),
+            due=1 if herald else tables.prestige[card],
+            conflicts=remaining,
+            align=align,
+            herald=not herald and player.heralds > 0 and not state.herald_used,
+        ):
+            return None
+        names = ", ".join(tables.board.spaces[t].name for t in remaining)
+        return (
+            f"row {tables.row_of[space]} would be left in two alignments: your hand cannot "
+            f"cover {names} in the {ALIGNS[align]} alignment this turn"
+        )
+
+    def _pending_conflicts(self, state: BlazonState, player: PlayerState) -> tuple[int, ...]:
+        """Spaces of the row being changed that are still in the other alignment."""
+        row = TABLES[state.edition].board.rows.get(state.pending_row, ())
+        return tuple(
+            t
+            for t in row
+            if player.shield[t]
+            and t != player.abated_space
+            and player.aligns[t] != state.pending_align
+        )
+
+    def _pending_refusal(self, state: BlazonState, conflicts: tuple[int, ...]) -> str:
+        spaces = TABLES[state.edition].board.spaces
+        names = ", ".join(spaces[t].name for t in conflicts)
+        return (
+            f"first finish changing row {state.pending_row} to the "
+            f"{ALIGNS[state.pending_align]} alignment: cover {names}"
+        )
+
+    def _pay_problem(self, state: BlazonState, player: PlayerState, card: int) -> str | None:
+        if card not in player.hand:
+            return self._not_in_hand(card)
+        if not state.pending_row:
+            return None
+        tables = TABLES[state.edition]
+        hand = list(player.hand)
+        hand.remove(card)
+        if can_finish_row_change(
+            tables,
+            shield=tuple(player.shield),
+            hand=tuple(hand),
+            due=state.pay_due - tables.prestige[card],
+            conflicts=self._pending_conflicts(state, player),
+            align=state.pending_align,
+            herald=player.heralds > 0 and not state.herald_used,
+        ):
+            return None
+        return (
+            f"paying with card {card} would leave too little to finish changing row "
+            f"{state.pending_row} this turn"
+        )
 
     def _herald_problem(self, state: BlazonState, player: PlayerState, move: Move) -> str | None:
         if not self._herald_ready(state, player):
@@ -466,6 +571,9 @@ class BlazonGame(Game[BlazonState]):
         player = state.players[seat]
         space, align = move.space, ALIGNS.index(move.align)
         _, shifted = row_shift(player, tables, space, align)
+        conflicts = () if move.abate else row_conflicts(player, tables, space, align)
+        state.pending_row = tables.row_of[space] if conflicts else 0
+        state.pending_align = align if conflicts else 0
         if shifted >= 0:
             player.aligns[shifted] = align
             state.note(

@@ -6,6 +6,7 @@ which are precomputed once at import (which card fits which space in which align
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 
@@ -32,7 +33,7 @@ def symbol_fits(card: Card, symbol: str) -> bool:
     return card.type == symbol
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # hashed by identity: one per edition
 class Tables:
     """Per-edition lookups by card number, built once."""
 
@@ -109,17 +110,139 @@ def row_shift(player: PlayerState, tables: Tables, space: int, align: int) -> tu
     return False, -1
 
 
+def row_conflicts(player: PlayerState, tables: Tables, space: int, align: int) -> tuple[int, ...]:
+    """Spaces of the row that a placement on ``space`` in ``align`` leaves in the other alignment.
+
+    Empty when the row stays in one alignment (a lone flexible card shifts). Otherwise these
+    cards must be covered by cards in ``align`` before the turn ends (the override rule).
+    """
+    ok, _ = row_shift(player, tables, space, align)
+    if ok:
+        return ()
+    return tuple(
+        t
+        for t in tables.row_mates[space]
+        if player.shield[t] and t != player.abated_space and player.aligns[t] != align
+    )
+
+
 def repeated_tincture(player: PlayerState, tables: Tables, card: int, space: int) -> int:
     """The space of an identical tincture that forbids ``card`` on ``space``, or -1."""
+    return _tincture_clash(tables, tuple(player.shield), card, space)
+
+
+def _tincture_clash(tables: Tables, shield: tuple[int, ...], card: int, space: int) -> int:
     if tables.category[card] != "tincture":
         return -1
-    name = tables.edition.cards[card].name
     cards = tables.edition.cards
+    name = cards[card].name
     for other in tables.tincture_mates[space]:
-        placed = player.shield[other]
+        placed = shield[other]
         if placed and cards[placed].category == "tincture" and cards[placed].name == name:
             return other
     return -1
+
+
+def can_finish_row_change(
+    tables: Tables,
+    *,
+    shield: tuple[int, ...],
+    hand: tuple[int, ...],
+    due: int,
+    conflicts: tuple[int, ...],
+    align: int,
+    herald: bool,
+) -> bool:
+    """Whether the hand can pay ``due`` and then cover every space of ``conflicts`` in ``align``.
+
+    Each covering card fits its space and is paid separately (no change); ``herald``: one of
+    them may be the Herald placement (pay 1). This is what makes a temporary two-alignment row
+    legal: the player must be able to make the row legal before the turn ends.
+    """
+    return _finishable(
+        tables,
+        shield=shield,
+        hand=tuple(sorted(hand)),
+        due=due,
+        conflicts=conflicts,
+        align=align,
+        herald=herald,
+    )
+
+
+@functools.lru_cache(maxsize=65536)
+def _finishable(
+    tables: Tables,
+    *,
+    shield: tuple[int, ...],
+    hand: tuple[int, ...],
+    due: int,
+    conflicts: tuple[int, ...],
+    align: int,
+    herald: bool,
+) -> bool:
+    return any(
+        can_pay_all(tuple(tables.prestige[c] for c in rest), (due, *costs))
+        for rest, costs in _covers(
+            tables, shield=shield, hand=hand, conflicts=conflicts, align=align, herald=herald
+        )
+    )
+
+
+def _covers(
+    tables: Tables,
+    *,
+    shield: tuple[int, ...],
+    hand: tuple[int, ...],
+    conflicts: tuple[int, ...],
+    align: int,
+    herald: bool,
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Ways to cover ``conflicts``: (cards left to pay with, the cost of each cover)."""
+    if not conflicts:
+        return [(hand, ())]
+    space, later = conflicts[0], conflicts[1:]
+    ways = []
+    for i, card in enumerate(hand):
+        if not tables.fits[card, space, align] or _tincture_clash(tables, shield, card, space) >= 0:
+            continue
+        after = (*shield[:space], card, *shield[space + 1 :])
+        rest = hand[:i] + hand[i + 1 :]
+        for rest_after, costs in _covers(
+            tables, shield=after, hand=rest, conflicts=later, align=align, herald=herald
+        ):
+            ways.append((rest_after, (tables.prestige[card], *costs)))
+        if herald:
+            for rest_after, costs in _covers(
+                tables, shield=after, hand=rest, conflicts=later, align=align, herald=False
+            ):
+                ways.append((rest_after, (1, *costs)))
+    return ways
+
+
+def can_pay_all(values: tuple[int, ...], costs: tuple[int, ...]) -> bool:
+    """Whether cards of these values split into groups paying each cost (no change given).
+
+    >>> can_pay_all((3, 1, 1), (2, 2))
+    True
+    >>> can_pay_all((3, 1), (2, 2))
+    False
+    """
+    if sum(values) < sum(costs):
+        return False
+    states = {tuple(sorted(c for c in costs if c > 0))}
+    for value in sorted(values, reverse=True):
+        if () in states:
+            return True
+        grown = set(states)
+        for needs in states:
+            for i in range(len(needs)):
+                left = needs[i] - value
+                grown.add(
+                    tuple(sorted((*needs[:i], *needs[i + 1 :], *([left] if left > 0 else []))))
+                )
+        states = grown
+    return () in states
 
 
 def placement_problem(
@@ -131,11 +254,13 @@ def placement_problem(
     align: int,
     abate: bool,
     abatement_rule: bool,
+    row_change: bool = False,
 ) -> str | None:
     """Why the placement is refused (one sentence), or None when the placement rules allow it.
 
     ``card`` must be a card number of the edition and ``space``/``align`` in range; payment
-    and turn order are checked by the caller.
+    and turn order are checked by the caller. ``row_change``: a row left in two alignments is
+    not refused here (the caller checks that the row can be made legal before the turn ends).
     """
     spaces = tables.board.spaces
     where = f"{spaces[space].name} ({ALIGNS[align]})"
@@ -156,7 +281,7 @@ def placement_problem(
         return _abatement_problem(player, broken, abatement_rule, space)
     if not symbol_ok:
         return f"{name} is a {tables.edition.cards[card].type}; {where} shows {spaces[space].symbol(align)}"
-    if not row_ok:
+    if not row_ok and not row_change:
         return f"row {tables.row_of[space]} already holds cards in the other alignment"
     return None
 

@@ -89,6 +89,8 @@ class BlazonState(GameState):
     trigger: str = ""  # the end trigger that fired: "prestige", "full-shield", "distinctions"
     trigger_seat: int = -1
     passes: int = 0  # consecutive turns in which nothing could be drawn or placed
+    pending_row: int = 0  # a row being changed to the other alignment (override), or 0
+    pending_align: int = 0  # the alignment that row is changing to
 
     def copy(self) -> BlazonState:
         """An independent copy built field by field (the replay hot path avoids deepcopy)."""
@@ -119,6 +121,8 @@ class BlazonState(GameState):
             trigger=self.trigger,
             trigger_seat=self.trigger_seat,
             passes=self.passes,
+            pending_row=self.pending_row,
+            pending_align=self.pending_align,
         )
 
 
