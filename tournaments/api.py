@@ -245,7 +245,7 @@ class RoundReleaseView(TournamentView):
     def post(self, request: Request, pk: int) -> Response:
         round_ = _round(pk)
         require_organiser(request, round_.tournament)
-        return Response(RoundOut(services.round_release(round_=round_)).data)
+        return Response(RoundOut(services.round_release(round_=round_, by=request.user)).data)
 
 
 class RoundTablesView(TournamentView):

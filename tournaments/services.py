@@ -25,6 +25,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
+from engine.core.errors import EngineError
 from tournaments import pairing, selectors
 from tournaments.errors import (
     InvalidInput,
@@ -563,11 +564,13 @@ def round_check(*, round_: Round) -> list[dict[str, Any]]:
 def _round_layout(round_: Round) -> tuple[list[tuple[int, ...]], list[int]]:
     tables: list[tuple[int, ...]] = []
     byes: list[int] = []
+    # Played tables are numbered 1..k before the byes, so the pure layer's table index (its
+    # position in ``tables``, empty tables included) is the printed table number.
     for table in round_.tables.order_by("number").prefetch_related("seats"):
         regs = tuple(s.registration_id for s in table.seats.order_by("seat"))
         if table.is_bye:
             byes.extend(regs)
-        elif regs:
+        else:
             tables.append(regs)
     return tables, byes
 
@@ -615,8 +618,15 @@ def table_add(*, round_: Round, is_bye: bool = False) -> Table:
         raise WrongState(
             f"Round {round_.number} is {round_.state}: tables can be added only to a draft."
         )
-    number = 1 + max(round_.tables.values_list("number", flat=True), default=0)
-    return Table.objects.create(round=round_, number=number, is_bye=is_bye)
+    if is_bye:
+        number = 1 + max(round_.tables.values_list("number", flat=True), default=0)
+        return Table.objects.create(round=round_, number=number, is_bye=True)
+    played = round_.tables.filter(is_bye=False).values_list("number", flat=True)
+    number = 1 + max(played, default=0)
+    for bye in round_.tables.filter(is_bye=True, number__gte=number).order_by("-number"):
+        bye.number += 1  # keep played tables numbered 1..k, byes after them
+        bye.save(update_fields=["number"])
+    return Table.objects.create(round=round_, number=number, is_bye=False)
 
 
 @transaction.atomic
@@ -638,7 +648,7 @@ def round_confirm(*, round_: Round) -> Round:
 
 
 @transaction.atomic
-def round_release(*, round_: Round) -> Round:
+def round_release(*, round_: Round, by: AbstractBaseUser | None = None) -> Round:
     """Publish a confirmed round to the players and open a game stream per table."""
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     if locked.state != Round.State.CONFIRMED:
@@ -648,7 +658,7 @@ def round_release(*, round_: Round) -> Round:
     locked.state = Round.State.RELEASED
     locked.released_at = timezone.now()
     locked.save(update_fields=["state", "released_at"])
-    tables_open_streams(round_=locked)
+    tables_open_streams(round_=locked, by=by if by is not None and by.is_authenticated else None)
     return locked
 
 
@@ -661,7 +671,7 @@ def _stream_open_service() -> Any:
     return stream_open
 
 
-def tables_open_streams(*, round_: Round) -> int:
+def tables_open_streams(*, round_: Round, by: AbstractBaseUser | None = None) -> int:
     """Open a game stream for each played table that has none; the number opened."""
     stream_open = _stream_open_service()
     if stream_open is None:
@@ -674,12 +684,19 @@ def tables_open_streams(*, round_: Round) -> int:
             s.registration.player.user
             for s in table.seats.select_related("registration__player__user")
         ]
-        stream = stream_open(
-            game_id=tournament.game_id,
-            seats=users,
-            options=tournament.options,
-            edition=tournament.edition or None,
-        )
+        try:
+            stream = stream_open(
+                game_id=tournament.game_id,
+                seats=users,
+                options=tournament.options,
+                edition=tournament.edition or None,
+                created_by=by,
+                context={"tournament": tournament.pk, "tournament_table": table.pk},
+            )
+        except EngineError as exc:
+            raise InvalidInput(
+                f"The game of table {table.number} cannot be opened: {exc}"
+            ) from None
         table.stream_id = stream.id
         table.save(update_fields=["stream_id"])
         opened += 1
