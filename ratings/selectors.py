@@ -117,3 +117,59 @@ def dispute_list(*, status: str | None = None, stream_id: Any = None) -> QuerySe
 
 def dispute_get(*, dispute_id: int) -> Dispute | None:
     return Dispute.objects.filter(pk=dispute_id).select_related("opened_by", "ruled_by").first()
+
+
+# -- what a game counts as, after its rulings ------------------------------------------------------
+
+RULING_EVENT = "RulingMade"
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """How a finished game counts for standings and ratings once its rulings are applied.
+
+    ``players`` are user ids in seat order; ``ranks`` the stored result's ranks, or the amended
+    ones (None when the stream has no result); ``counts`` False once annulled or replaced by a
+    replay; ``replaced_by`` the stream that continues it after a "replay from move n" ruling.
+    """
+
+    counts: bool
+    players: list[int]
+    ranks: list[int] | None
+    scores: list[float] | None
+    reason: str = ""
+    replaced_by: str | None = None
+
+
+def stream_outcome(*, stream: Any) -> GameOutcome:
+    """The outcome of ``stream`` (an events Stream): its result, then each ruling in order."""
+    from events.models import Event, StreamSeat
+
+    seats = StreamSeat.objects.filter(stream=stream).order_by("seat")
+    players = list(seats.values_list("user_id", flat=True))
+    result = stream.result or {}
+    ranks = list(result["ranks"]) if "ranks" in result else None
+    scores = list(result["scores"]) if "scores" in result else None
+    counts, reason, replaced_by = True, "", None
+    for event in Event.objects.filter(stream=stream, type=RULING_EVENT).order_by("seq"):
+        kind, data = event.payload.get("kind"), event.payload.get("data") or {}
+        if kind == Dispute.Ruling.ANNUL:
+            counts, reason = False, f"annulled by the ruling of event {event.seq}"
+        elif kind == Dispute.Ruling.UPHOLD:
+            counts, reason = True, ""
+        elif kind == Dispute.Ruling.AMEND:
+            counts, reason, ranks = True, "", list(data["ranks"])
+            scores = list(data["scores"]) if data.get("scores") else None
+        elif kind == Dispute.Ruling.REPLAY:
+            replaced_by = str(data.get("new_stream") or "")
+            counts = False
+            reason = f"replayed from move {data.get('from_move')} in stream {replaced_by}"
+    return GameOutcome(counts, players, ranks, scores, reason, replaced_by)
+
+
+def stream_counts(*, stream_id: uuid.UUID | str) -> bool:
+    """True when the finished game of ``stream_id`` counts (not annulled nor replaced)."""
+    from events.models import Stream
+
+    stream = Stream.objects.filter(pk=stream_id).first()
+    return stream is not None and stream.is_finished and stream_outcome(stream=stream).counts

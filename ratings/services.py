@@ -376,3 +376,75 @@ def _recompute_progress(job: RecomputeJob, scope: Any) -> None:
 def skill_prior(pool: RatingPool) -> Skill:
     """A new player's skill in ``pool``."""
     return Skill(pool.mu, pool.sigma)
+
+
+# -- standings follow verification and rulings ----------------------------------------------------
+
+
+def standings_follow(*, stream_id: uuid.UUID | str, by: Any = None) -> str:
+    """Make the tournament table of ``stream_id`` (if any) count the game as its rulings say.
+
+    Counted with the stored ranks: the table's result is read from the stream (the
+    tournaments service). Counted with amended ranks: the arbiter's ranks are entered as a
+    new confirmed version. Annulled or replaced: the table's results are discarded, and after
+    a replay the table follows the new stream. Returns what was done, in words.
+    """
+    from events.models import Stream
+    from ratings.selectors import stream_outcome
+    from tournaments import services as tournament_services
+    from tournaments.errors import TournamentError
+    from tournaments.models import Result, Table
+
+    table = Table.objects.filter(stream_id=stream_id).select_related("round").first()
+    stream = Stream.objects.filter(pk=stream_id).first()
+    if table is None or stream is None or not stream.is_finished:
+        return "no tournament table follows this game"
+    outcome = stream_outcome(stream=stream)
+    try:
+        if outcome.counts and outcome.ranks == list((stream.result or {}).get("ranks", [])):
+            tournament_services.result_from_stream(table=table)
+            return "the table's result is the game's"
+        if outcome.counts and outcome.ranks is not None:
+            tournament_services.result_enter(
+                table=table, by=by, ranks=outcome.ranks, scores=outcome.scores or ()
+            )
+            return "the table's result is the amended one"
+    except TournamentError as exc:
+        logger.warning("table %s does not take the result of %s: %s", table.pk, stream_id, exc)
+        return f"the table did not take the result: {exc}"
+    # Annulled or replaced: no tournaments service discards a result without a new one, so
+    # the versions are marked discarded here, the same way result_enter discards earlier ones.
+    with transaction.atomic():
+        table.results.exclude(status=Result.Status.DISCARDED).update(
+            status=Result.Status.DISCARDED,
+            decided_by=by if getattr(by, "is_authenticated", False) else None,
+            decided_at=timezone.now(),
+        )
+        if outcome.replaced_by:
+            Table.objects.filter(pk=table.pk).update(stream_id=outcome.replaced_by)
+    return "the table's result no longer counts"
+
+
+# -- catching up -----------------------------------------------------------------------------------
+
+
+def ratings_sweep(*, limit: int = 500) -> dict[str, int]:
+    """Verify finished streams that have no verification yet and rate pools with waiting games.
+
+    The outbox already redelivers its entries; this covers a task message lost after it was
+    sent (a broker restarted without persistence), so nothing waits forever.
+    """
+    from events.models import Stream, StreamStatus
+    from ratings.models import Verification
+    from ratings.verification import game_verify_and_rate
+
+    verified = Verification.objects.values("stream_id")
+    unverified = Stream.objects.filter(status=StreamStatus.FINISHED).exclude(pk__in=verified)
+    streams = list(unverified.order_by("finished_at").values_list("pk", flat=True)[:limit])
+    for stream_id in streams:
+        game_verify_and_rate(stream_id=stream_id)
+    pools = set(
+        RatedGame.objects.filter(status=RatedGame.Status.READY).values_list("pool_id", flat=True)
+    )
+    rated = sum(pool_rate_all_pending(pool_id=pool_id) for pool_id in pools)
+    return {"verified": len(streams), "rated": rated}

@@ -6,9 +6,28 @@ dies is harmless: the services do their work in transactions and check what is a
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
-from ratings import services
+from ratings import services, verification
+
+
+@shared_task(name="ratings.verify_game", acks_late=True)
+def verify_game(stream: str, **_: Any) -> dict[str, Any]:
+    """Verify the finished game of stream id ``stream``, then rate its pool (outbox "game.ended").
+
+    The outbox sends its entry's payload as keyword arguments (``stream=<id>``); extra keys
+    are ignored so the payload can grow.
+    """
+    outcome = verification.game_verify_and_rate(stream_id=stream)
+    checked = outcome.verification
+    return {
+        "stream": stream,
+        "ok": None if checked is None else checked.ok,
+        "skipped": outcome.skipped,
+        "dispute": None if outcome.dispute is None else outcome.dispute.pk,
+    }
 
 
 @shared_task(name="ratings.rate_pool", acks_late=True)
@@ -21,3 +40,9 @@ def rate_pool(pool_id: int) -> int:
 def recompute_pool(job_id: int) -> int:
     """Run a recompute job; returns the games it rated."""
     return services.recompute_run(job_id=job_id).done
+
+
+@shared_task(name="ratings.sweep", acks_late=True)
+def sweep() -> dict[str, int]:
+    """Catch up on work a lost message left behind: unverified finished games, waiting games."""
+    return services.ratings_sweep()

@@ -1,0 +1,306 @@
+"""Disputes: a seated player (or a failed verification) opens one, an arbiter rules on it.
+
+A ruling is an event appended to the game's stream (``events.services.stream_append_ruling``)
+with the arbiter and the reason; nothing is edited. Standings and ratings then follow what the
+stream's rulings say (``ratings.selectors.stream_outcome``): the pool is re-rated from the game
+on by a recompute job, and the tournament table's result is replaced or discarded.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ratings import selectors, services
+from ratings.models import Dispute, RecomputeJob
+
+#: Without a tournament (or a tournament window), a game may be disputed this long after it ends.
+DEFAULT_WINDOW_MINUTES = 48 * 60
+
+
+class DisputeError(ValueError):
+    """A dispute or ruling that cannot be made; ``code`` is the API's error code."""
+
+    code = "invalid"
+    status = 400
+
+    def __init__(self, detail: str, *, code: str | None = None, status: int | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.code = code or self.code
+        self.status = status or self.status
+
+
+# -- opening -------------------------------------------------------------------------------------
+
+
+def dispute_window(*, stream_id: uuid.UUID | str) -> dt.timedelta:
+    """How long after its end the game may be disputed: its tournament's window, or the default."""
+    from tournaments.models import Table
+
+    table = Table.objects.filter(stream_id=stream_id).select_related("round__tournament").first()
+    if table is not None:
+        return dt.timedelta(minutes=table.round.tournament.dispute_window_minutes)
+    minutes = getattr(settings, "HERALD_DISPUTE_WINDOW_MINUTES", DEFAULT_WINDOW_MINUTES)
+    return dt.timedelta(minutes=minutes)
+
+
+def dispute_open(*, stream_id: uuid.UUID | str, user: Any, reason: str) -> Dispute:
+    """A seated player disputes a finished game, within the window, with a reason."""
+    from events.models import Stream, StreamSeat
+
+    stream = Stream.objects.filter(pk=stream_id).first()
+    if stream is None:
+        raise DisputeError(f"There is no game stream {stream_id}.", code="not_found", status=404)
+    if not StreamSeat.objects.filter(stream=stream, user_id=user.pk).exists():
+        raise DisputeError(
+            "Only a player seated in this game can dispute it.", code="forbidden", status=403
+        )
+    if not stream.is_finished or stream.finished_at is None:
+        raise DisputeError("The game is not over: a game is disputed once it has ended.")
+    if not reason.strip():
+        raise DisputeError("Say why you dispute the game: the reason is required.")
+    window = dispute_window(stream_id=stream.pk)
+    if timezone.now() > stream.finished_at + window:
+        raise DisputeError(
+            f"The game ended at {stream.finished_at:%Y-%m-%d %H:%M} UTC; disputes were open for "
+            f"{_minutes(window)} after that, and that time has passed.",
+            code="dispute_window_closed",
+            status=409,
+        )
+    try:
+        with transaction.atomic():
+            return Dispute.objects.create(stream_id=stream.pk, opened_by=user, reason=reason)
+    except IntegrityError:
+        raise DisputeError(
+            "This game already has an open dispute; the arbiter rules on it first.",
+            code="dispute_open",
+            status=409,
+        ) from None
+
+
+def _minutes(window: dt.timedelta) -> str:
+    minutes = int(window.total_seconds() // 60)
+    return f"{minutes // 60} h" if minutes % 60 == 0 and minutes >= 60 else f"{minutes} min"
+
+
+# -- ruling --------------------------------------------------------------------------------------
+
+
+def dispute_rule(
+    *,
+    dispute_id: int,
+    arbiter: Any,
+    ruling: str,
+    reason: str,
+    ranks: Sequence[int] | None = None,
+    scores: Sequence[float] | None = None,
+    from_move: int | None = None,
+) -> Dispute:
+    """An arbiter rules: uphold, annul, amend the result (``ranks``) or replay from ``from_move``.
+
+    The ruling is appended to the stream as an event; ratings are recomputed from the game on
+    (a Celery job, queued on commit) and the tournament table follows.
+    """
+    from events.access import is_privileged
+
+    if not is_privileged(arbiter):
+        raise DisputeError("Only an arbiter or staff member rules on disputes.", status=403)
+    if ruling not in Dispute.Ruling.values:
+        raise DisputeError(
+            f"Unknown ruling {ruling!r}; rulings: {', '.join(Dispute.Ruling.values)}."
+        )
+    if not reason.strip():
+        raise DisputeError("A ruling needs a reason the players can read.")
+    with transaction.atomic():
+        dispute = Dispute.objects.select_for_update().filter(pk=dispute_id).first()
+        if dispute is None:
+            raise DisputeError(f"There is no dispute {dispute_id}.", code="not_found", status=404)
+        if dispute.status != Dispute.Status.OPEN:
+            raise DisputeError("This dispute has already been ruled on.", code="ruled", status=409)
+        data = _ruling_data(
+            dispute, ruling=ruling, ranks=ranks, scores=scores, from_move=from_move, arbiter=arbiter
+        )
+        event = _append_ruling(dispute, arbiter=arbiter, ruling=ruling, reason=reason, data=data)
+        dispute.status, dispute.ruling, dispute.ruling_reason = Dispute.Status.RULED, ruling, reason
+        dispute.ruled_by, dispute.ruled_at, dispute.ruling_seq = arbiter, timezone.now(), event.seq
+        dispute.amended_ranks = data.get("ranks")
+        dispute.replay_from = data.get("from_move")
+        dispute.new_stream_id = data.get("new_stream")
+        dispute.save()
+        ratings_follow(stream_id=dispute.stream_id, requested_by=arbiter, reason=str(dispute))
+        services.standings_follow(stream_id=dispute.stream_id, by=arbiter)
+    return dispute
+
+
+def _append_ruling(
+    dispute: Dispute, *, arbiter: Any, ruling: str, reason: str, data: dict[str, Any]
+) -> Any:
+    from events.services import stream_append_ruling
+
+    return stream_append_ruling(
+        dispute.stream_id, arbiter=arbiter, kind=ruling, reason=reason, data=data
+    )
+
+
+def _ruling_data(
+    dispute: Dispute,
+    *,
+    ruling: str,
+    ranks: Sequence[int] | None,
+    scores: Sequence[float] | None,
+    from_move: int | None,
+    arbiter: Any,
+) -> dict[str, Any]:
+    """The ruling event's data, checked: amended ranks, or the continuation stream."""
+    data: dict[str, Any] = {"dispute": dispute.pk}
+    if ruling == Dispute.Ruling.AMEND:
+        data["ranks"] = _checked_ranks(dispute.stream_id, ranks)
+        if scores:
+            data["scores"] = [float(s) for s in scores]
+    if ruling == Dispute.Ruling.REPLAY:
+        if from_move is None:
+            raise DisputeError("Say from which move the game is replayed (from_move).")
+        continuation = stream_continue(
+            stream_id=dispute.stream_id, after_move=from_move, arbiter=arbiter
+        )
+        data.update(from_move=from_move, new_stream=str(continuation.pk))
+    return data
+
+
+def _checked_ranks(stream_id: uuid.UUID, ranks: Sequence[int] | None) -> list[int]:
+    from events.models import StreamSeat
+
+    seats = StreamSeat.objects.filter(stream_id=stream_id).count()
+    if ranks is None or len(ranks) != seats:
+        raise DisputeError(f"Give one rank per seat ({seats}) to amend the result.")
+    values = [int(r) for r in ranks]
+    expected = [1 + sum(1 for other in values if other < r) for r in values]
+    if values != expected:
+        raise DisputeError(
+            "Ranks are 1-based with ties sharing a place and the next place skipped "
+            f"(e.g. 1, 1, 3); got {', '.join(map(str, values))}."
+        )
+    return values
+
+
+def ratings_follow(
+    *, stream_id: uuid.UUID | str, requested_by: Any = None, reason: str = ""
+) -> RecomputeJob | None:
+    """Make the pool count the game as its rulings say, and re-rate from it on (a job)."""
+    from events.models import Stream
+
+    stream = Stream.objects.filter(pk=stream_id).first()
+    rated = selectors.rated_game_of(stream_id=stream_id)
+    if stream is None or rated is None:
+        return None  # not verified yet: verification enters it with its rulings applied
+    outcome = selectors.stream_outcome(stream=stream)
+    if outcome.counts and outcome.ranks is not None:
+        services.rated_game_count_again(stream_id=rated.stream_id, ranks=outcome.ranks)
+    else:
+        services.rated_game_exclude(stream_id=rated.stream_id, reason=outcome.reason)
+    return services.recompute_request(
+        pool=rated.pool, reason=reason or "a ruling", from_game=rated, requested_by=requested_by
+    )
+
+
+# -- replay from move n: a new stream continuing from the state after move n --------------------
+
+
+def stream_continue(*, stream_id: uuid.UUID | str, after_move: int, arbiter: Any) -> Any:
+    """Open a new stream that continues ``stream_id`` from the state after its move ``after_move``.
+
+    The new stream is set up exactly as the old one (same game, edition, options, seats and
+    seed, so the same deal), then the first ``after_move`` moves are appended through
+    ``events.services.stream_append_move``, which validates each again. Its first event says
+    which stream and move it continues. The old seed was revealed when the game ended, so the
+    rest of the deal is knowable to whoever replays the old game: the arbiter chooses this
+    ruling knowing that (annulling is the alternative).
+    """
+    from events.models import Event, EventType, Stream
+    from events.services import stream_append_move
+
+    old = Stream.objects.filter(pk=stream_id).first()
+    if old is None:
+        raise DisputeError(f"There is no game stream {stream_id}.", code="not_found", status=404)
+    moves = list(Event.objects.filter(stream=old, type=EventType.MOVE_MADE).order_by("seq"))
+    if not 0 <= after_move < len(moves):
+        raise DisputeError(
+            f"The game has {len(moves)} moves: replay from a move between 0 and {len(moves) - 1}."
+        )
+    new = _open_like(old, after_move=after_move, arbiter=arbiter)
+    for index, event in enumerate(moves[:after_move], start=1):
+        stream_append_move(
+            stream_id=new.pk,
+            seat=event.payload["seat"],
+            move=event.payload["move"],
+            expected_version=new.version,
+            idempotency_key=f"continues:{old.pk}:{index}",
+        )
+        new.refresh_from_db(fields=["version"])
+    return new
+
+
+def _open_like(old: Any, *, after_move: int, arbiter: Any) -> Any:
+    """A new stream set up as ``old`` (its seed included), with its GameCreated event."""
+    import engine
+    from events.hashing import chain_hash, event_body
+    from events.models import Event, EventType, Stream, StreamSeat
+    from events.services import effect_record
+    from events.states import save_snapshot
+
+    game = engine.get(old.game)
+    seats = list(StreamSeat.objects.filter(stream=old).order_by("seat").select_related("user"))
+    state = game.new_game(
+        players=len(seats), seed=old.seed, options=old.options, edition=old.edition
+    )
+    created_payload = Event.objects.get(stream=old, seq=1).payload
+    new = Stream.objects.create(
+        game=old.game,
+        edition=old.edition,
+        engine_version=game.engine_version,
+        options=old.options,
+        seed=old.seed,
+        seed_commitment=old.seed_commitment,
+        created_by=arbiter,
+        context={**old.context, "continues": str(old.pk), "after_move": after_move},
+        public=old.public,
+    )
+    StreamSeat.objects.bulk_create(
+        StreamSeat(stream=new, seat=s.seat, user_id=s.user_id) for s in seats
+    )
+    payload = {
+        "game": game.id,
+        "edition": old.edition,
+        "engine_version": game.engine_version,
+        "options": old.options,
+        "seats": created_payload["seats"],
+        "seed_commitment": old.seed_commitment,
+        "effects": [effect_record(e) for e in state.effects],
+        "continues": {"stream": str(old.pk), "after_move": after_move},
+    }
+    moment = timezone.now()
+    body = event_body(
+        stream_id=new.pk, seq=1, type=EventType.GAME_CREATED, seat=None, recorded_at=moment,
+        payload=payload,
+    )  # fmt: skip
+    first = Event.objects.create(
+        stream=new,
+        seq=1,
+        type=EventType.GAME_CREATED,
+        payload=payload,
+        seat=None,
+        recorded_at=moment,
+        prev_hash=new.head_hash,
+        hash=chain_hash(new.head_hash, body),
+    )
+    Stream.objects.filter(pk=new.pk).update(version=1, head_hash=first.hash)
+    new.version, new.head_hash = 1, first.hash
+    save_snapshot(new, game, state)
+    return new

@@ -1,0 +1,130 @@
+"""Verifying a finished game, and what follows: entering it in its pool or opening a dispute.
+
+The checks are the event store's own (``events.selectors.stream_verify``, the service behind
+GET /streams/{id}/verify): hash chain, seed against its commitment, replay of every move with
+the same chance outcomes, replayed result against the stored one. This module adds one check,
+that the engine running here is the version the game was recorded with, since a replay with
+another version proves nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from ratings import selectors, services
+from ratings.models import Dispute, RatedGame, Verification
+
+logger = logging.getLogger(__name__)
+
+#: Order in which failed checks are named (the first failure is the dispute's reason).
+CHECK_ORDER = ("engine_version", "hash_chain", "seed_commitment", "replay", "result")
+
+
+@dataclass(frozen=True)
+class VerifyOutcome:
+    """What verifying a stream did."""
+
+    verification: Verification | None
+    rated_game: RatedGame | None = None
+    dispute: Dispute | None = None
+    skipped: str = ""
+
+
+def stream_checks(stream: Any) -> dict[str, Any]:
+    """The /verify report for ``stream`` plus the engine version check."""
+    from events.selectors import stream_verify
+    from events.states import game_of
+
+    report = stream_verify(stream)
+    running = game_of(stream).engine_version
+    same = running == stream.engine_version
+    detail = (
+        f"replayed with engine version {running}, the one the game was recorded with"
+        if same
+        else f"the game was recorded with engine version {stream.engine_version} but this "
+        f"server runs {running}: its replay cannot vouch for it"
+    )
+    checks = {"engine_version": {"ok": same, "detail": detail}, **report["checks"]}
+    return {"ok": report["ok"] and same, "checks": checks}
+
+
+def first_failure(checks: dict[str, Any]) -> str | None:
+    """The name of the first failed check, in :data:`CHECK_ORDER`, or None."""
+    for name in (*CHECK_ORDER, *checks):
+        if name in checks and not checks[name]["ok"]:
+            return name
+    return None
+
+
+def game_verify(*, stream_id: uuid.UUID | str) -> VerifyOutcome:
+    """Verify a finished stream and record it; enter the game in its pool or open a dispute.
+
+    Idempotent: verifying again updates the record, finds the game already in its pool and
+    the dispute already open. A stream that is not finished (or does not exist) is skipped.
+    """
+    from events.models import Stream
+
+    stream = Stream.objects.filter(pk=stream_id).first()
+    if stream is None:
+        return VerifyOutcome(None, skipped=f"there is no game stream {stream_id}")
+    if not stream.is_finished:
+        return VerifyOutcome(None, skipped="the game is not over yet")
+    report = stream_checks(stream)
+    with transaction.atomic():
+        verification, _ = Verification.objects.update_or_create(
+            stream_id=stream.pk, defaults={"ok": report["ok"], "checks": report["checks"]}
+        )
+        if report["ok"]:
+            return VerifyOutcome(verification, rated_game=_enter_pool(stream))
+        failed = first_failure(report["checks"]) or "unknown"
+        dispute = _open_automatic_dispute(stream, failed, report["checks"][failed]["detail"])
+        rated = _enter_pool(stream, held=f"verification failed: {failed}")
+    logger.warning("stream %s failed verification (%s)", stream.pk, failed)
+    return VerifyOutcome(verification, rated_game=rated, dispute=dispute)
+
+
+def _enter_pool(stream: Any, *, held: str = "") -> RatedGame | None:
+    """Enter the game in its pool with the outcome its rulings give it (held: not counted)."""
+    outcome = selectors.stream_outcome(stream=stream)
+    if outcome.ranks is None:
+        return None
+    counted = outcome.counts and not held
+    return services.rated_game_register(
+        stream_id=stream.pk,
+        game=stream.game,
+        edition=stream.edition,
+        completed_at=stream.finished_at or stream.created_at,
+        players=outcome.players,
+        ranks=outcome.ranks,
+        counted=counted,
+        excluded_reason=held or outcome.reason,
+    )
+
+
+def _open_automatic_dispute(stream: Any, check: str, detail: str) -> Dispute:
+    """The dispute verification opens, once per stream while it is open."""
+    existing = Dispute.objects.filter(stream_id=stream.pk, status=Dispute.Status.OPEN).first()
+    if existing is not None:
+        return existing
+    return Dispute.objects.create(
+        stream_id=stream.pk,
+        opened_by=None,
+        failed_check=check,
+        reason=f"Automatic: the {check.replace('_', ' ')} check failed: {detail}",
+    )
+
+
+def game_verify_and_rate(*, stream_id: uuid.UUID | str) -> VerifyOutcome:
+    """Verify the stream, then rate its pool's waiting games and record the table's result."""
+    outcome = game_verify(stream_id=stream_id)
+    rated = outcome.rated_game
+    if rated is not None:
+        services.pool_rate_all_pending(pool_id=rated.pool_id)
+    if outcome.verification is not None and outcome.verification.ok:
+        services.standings_follow(stream_id=outcome.verification.stream_id)
+    return outcome

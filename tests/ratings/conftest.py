@@ -1,0 +1,49 @@
+"""Fixtures of the ratings tests: the toy game registered, players, an arbiter, finished games."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+from events.states import state_cache
+from tests.events import toy_game
+from tests.ratings.games import play_to_end
+
+
+@pytest.fixture(autouse=True)
+def toy() -> Iterator[toy_game.ToyDraw]:
+    """The toy game in the engine registry for each test; the state cache starts empty."""
+    state_cache.clear()
+    with toy_game.registered() as game:
+        yield game
+    state_cache.clear()
+
+
+def make_user(username: str, *, groups: tuple[str, ...] = (), staff: bool = False) -> User:
+    user = User.objects.create_user(username, is_staff=staff)  # no password: hashing is slow
+    for name in groups:
+        user.groups.add(Group.objects.get_or_create(name=name)[0])
+    return user
+
+
+@pytest.fixture
+def seated(db: None) -> list[User]:
+    return [make_user(f"seated{i}") for i in range(6)]
+
+
+@pytest.fixture
+def arbiter(db: None) -> User:
+    return make_user("arbiter", groups=("arbiters",))
+
+
+@pytest.fixture
+def finished(seated: list[User]) -> Callable[..., Any]:
+    """Play a toy game to the end among ``seated[first:first + n]``; returns the stream."""
+
+    def play(n: int = 4, *, first: int = 0, turns: int = 8, bot_seed: str = "bots") -> Any:
+        return play_to_end(seated[first : first + n], turns=turns, bot_seed=bot_seed)
+
+    return play

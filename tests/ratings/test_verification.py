@@ -1,0 +1,99 @@
+"""Verification of finished games, the disputes it opens, and what it hands to the pool."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+
+from events.models import Stream
+from events.selectors import stream_verify
+from ratings.models import Dispute, RatedGame, RatingChange, Verification
+from ratings.verification import game_verify, game_verify_and_rate, stream_checks
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_finished_game_is_verified_entered_and_rated_once(finished: Callable[..., Any]) -> None:
+    stream = finished(4)
+    first = game_verify_and_rate(stream_id=stream.pk)
+    assert first.verification is not None
+    assert first.verification.ok is True
+    assert first.dispute is None
+    rated = RatedGame.objects.get(stream_id=stream.pk)
+    assert rated.status == RatedGame.Status.RATED
+    assert rated.ranks == stream.result["ranks"]
+    assert rated.completed_at == stream.finished_at
+    again = game_verify_and_rate(stream_id=stream.pk)
+    assert again.rated_game is not None
+    assert again.rated_game.pk == rated.pk
+    assert Verification.objects.filter(stream_id=stream.pk).count() == 1
+    assert RatingChange.objects.filter(stream_id=stream.pk, current=True).count() == 4
+
+
+def test_the_checks_are_those_of_the_verify_endpoint_plus_the_engine_version(
+    finished: Callable[..., Any],
+) -> None:
+    stream = finished(3)
+    report = stream_checks(stream)
+    assert report["checks"]["engine_version"]["ok"] is True
+    del report["checks"]["engine_version"]
+    assert report == stream_verify(stream)
+
+
+def test_a_game_not_over_is_not_verified(seated: list[Any]) -> None:
+    from events.services import stream_open
+
+    stream = stream_open(game_id="toy-draw", seats=seated[:2], options={"turns": 4})
+    outcome = game_verify(stream_id=stream.pk)
+    assert outcome.verification is None
+    assert "not over" in outcome.skipped
+
+
+def test_a_forged_result_fails_verification_and_opens_a_dispute(
+    finished: Callable[..., Any],
+) -> None:
+    stream = finished(4)
+    forged = dict(stream.result, ranks=list(reversed(stream.result["ranks"])))
+    Stream.objects.filter(pk=stream.pk).update(result=forged)
+    outcome = game_verify_and_rate(stream_id=stream.pk)
+    assert outcome.verification is not None
+    assert outcome.verification.ok is False
+    assert outcome.dispute is not None
+    assert outcome.dispute.failed_check == "result"
+    assert outcome.dispute.opened_by is None
+    assert "result check failed" in outcome.dispute.reason
+    rated = RatedGame.objects.get(stream_id=stream.pk)
+    assert rated.status == RatedGame.Status.EXCLUDED
+    assert not RatingChange.objects.filter(stream_id=stream.pk).exists()
+    game_verify_and_rate(stream_id=stream.pk)
+    assert Dispute.objects.filter(stream_id=stream.pk).count() == 1
+
+
+@pytest.mark.services("postgres")
+def test_an_edited_event_fails_the_hash_chain_check(finished: Callable[..., Any]) -> None:
+    stream = finished(2)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE events_event DISABLE TRIGGER events_event_append_only")
+        cursor.execute(
+            "UPDATE events_event SET payload = jsonb_set(payload, '{seat}', '1') "
+            "WHERE stream_id = %s AND seq = 2",
+            [stream.pk],
+        )
+        cursor.execute("ALTER TABLE events_event ENABLE TRIGGER events_event_append_only")
+    outcome = game_verify_and_rate(stream_id=stream.pk)
+    assert outcome.dispute is not None
+    assert outcome.dispute.failed_check == "hash_chain"
+    assert "event 2" in outcome.dispute.reason
+
+
+def test_another_engine_version_cannot_vouch_for_a_game(finished: Callable[..., Any]) -> None:
+    stream = finished(2)
+    Stream.objects.filter(pk=stream.pk).update(engine_version="toy-0")
+    outcome = game_verify(stream_id=stream.pk)
+    assert outcome.dispute is not None
+    assert outcome.dispute.failed_check == "engine_version"
+    assert "toy-0" in outcome.dispute.reason
