@@ -8,6 +8,7 @@ docs/rules/blazon.md gives the rulebook's words, the rulings and the tests that 
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any
 
@@ -252,11 +253,7 @@ class BlazonGame(Game[BlazonState]):
         """Three display cards share an element type or an augmentation symbol."""
         if state.phase not in HERALD_PHASES:
             return False
-        cards = EDITIONS[state.edition].cards
-        shown = [cards[n] for n in state.display if n]
-        types = Counter(c.type for c in shown)
-        augs = Counter(c.augmentation for c in shown)
-        return max(types.values(), default=0) >= 3 or max(augs.values(), default=0) >= 3
+        return display_refreshable(state.edition, tuple(state.display))
 
     # -- validation ---------------------------------------------------------------------------
     def check(self, state: BlazonState, seat: int, move: Move) -> None:
@@ -723,16 +720,17 @@ class BlazonGame(Game[BlazonState]):
     def claimable(self, state: BlazonState, seat: int) -> list[str]:
         """Distinctions ``seat`` meets now, has no marker on, and which have a free award space."""
         tables = TABLES[state.edition]
-        facts = shield_facts(state.players[seat], tables)
         by_id = tables.edition.distinction_by_id
         count = len(state.players)
-        return [
+        open_cards = [
             ident
             for ident, taken in zip(state.distinctions, state.awards, strict=True)
-            if seat not in taken
-            and len(taken) < len(by_id[ident].awards(count))
-            and requirement_met(by_id[ident].clauses, facts)
+            if seat not in taken and len(taken) < len(by_id[ident].awards(count))
         ]
+        if not open_cards:
+            return []
+        met = distinctions_met(tables, tuple(state.players[seat].shield))
+        return [ident for ident in open_cards if ident in met]
 
     def _claim(self, state: BlazonState, seat: int, ident: str) -> None:
         distinction = EDITIONS[state.edition].distinction_by_id[ident]
@@ -954,6 +952,27 @@ class BlazonGame(Game[BlazonState]):
         if result is not None:
             view["result"] = result.to_json()
         return view
+
+
+@functools.lru_cache(maxsize=4096)
+def display_refreshable(edition: str, display: tuple[int, ...]) -> bool:
+    """Three display cards share an element type or an augmentation symbol (wild included)."""
+    cards = EDITIONS[edition].cards
+    shown = [cards[n] for n in display if n]
+    types = Counter(c.type for c in shown)
+    augs = Counter(c.augmentation for c in shown)
+    return max(types.values(), default=0) >= 3 or max(augs.values(), default=0) >= 3
+
+
+@functools.lru_cache(maxsize=16384)
+def distinctions_met(tables: Tables, shield: tuple[int, ...]) -> frozenset[str]:
+    """Ids of the edition's distinctions whose requirement this shield meets."""
+    facts = shield_facts(PlayerState(hand=[], shield=list(shield)), tables)
+    return frozenset(
+        ident
+        for ident, distinction in tables.edition.distinction_by_id.items()
+        if requirement_met(distinction.clauses, facts)
+    )
 
 
 def _card_json(card: Card) -> dict[str, Any]:
