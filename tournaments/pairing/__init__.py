@@ -10,15 +10,17 @@ Entry points:
 * :func:`table_sizes` — how ``n`` players split into tables under a :class:`TableRule`.
 * :func:`check_tables` — the rules a hand-edited draft breaks, as :class:`DrawWarning` values.
 * :func:`single_elimination`, :func:`double_elimination`, :func:`knockout`,
-  :func:`bracket_advance` — brackets a page can draw (``Bracket.to_json()``).
+  :func:`bracket_advance`, :func:`bracket_champion` — brackets a page can draw (``Bracket.to_json()``).
 * :func:`split_groups`, :func:`cut` — groups then a cut to a bracket.
 * :func:`standings` — points by finishing rank and ordered tie-breakers.
 """
 
 from tournaments.pairing.brackets import (
     bracket_advance,
+    bracket_champion,
     double_elimination,
     knockout,
+    seeding_order,
     single_elimination,
 )
 from tournaments.pairing.checks import check_tables
@@ -60,11 +62,13 @@ __all__ = [
     "StandingRule",
     "TableRule",
     "bracket_advance",
+    "bracket_champion",
     "check_tables",
     "cut",
     "double_elimination",
     "knockout",
     "pair_round",
+    "seeding_order",
     "single_elimination",
     "split_groups",
     "standings",

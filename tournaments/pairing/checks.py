@@ -110,13 +110,9 @@ def _byes(
             found.append(DrawWarning("second_bye", (entrant,), f"{{0}} gets {which}"))
     needed = byes_needed(len(entrants), rule)
     if len(byes) > needed:
-        found.append(
-            DrawWarning(
-                "extra_bye",
-                tuple(byes),
-                f"{len(byes)} byes are given where {needed} would do",
-            )
-        )
+        given = f"{len(byes)} bye is" if len(byes) == 1 else f"{len(byes)} byes are"
+        enough = "none is" if needed == 0 else f"{needed} is" if needed == 1 else f"{needed} are"
+        found.append(DrawWarning("extra_bye", tuple(byes), f"{given} given where {enough} needed"))
     return found
 
 
