@@ -133,8 +133,10 @@ def dispute_rule(
         dispute.amended_ranks = data.get("ranks")
         dispute.replay_from = data.get("from_move")
         dispute.new_stream_id = data.get("new_stream")
+        dispute.recompute = ratings_follow(
+            stream_id=dispute.stream_id, requested_by=arbiter, reason=f"ruling: {dispute}"
+        )
         dispute.save()
-        ratings_follow(stream_id=dispute.stream_id, requested_by=arbiter, reason=str(dispute))
         services.standings_follow(stream_id=dispute.stream_id, by=arbiter)
     return dispute
 

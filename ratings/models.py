@@ -246,6 +246,14 @@ class Dispute(models.Model):
     amended_ranks = models.JSONField(null=True, blank=True)
     replay_from = models.PositiveIntegerField(null=True, blank=True)
     new_stream_id = models.UUIDField(null=True, blank=True)
+    recompute = models.ForeignKey(
+        RecomputeJob,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The job re-rating the pool after the ruling.",
+    )
 
     class Meta:
         ordering = ["-opened_at"]

@@ -1,0 +1,158 @@
+"""Input and output shapes of the ratings API (one pair per operation, beside its view)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from ratings.models import Dispute, RatingChange, RatingPool, RecomputeJob
+
+
+class PoolSerializer(serializers.ModelSerializer[RatingPool]):
+    class Meta:
+        model = RatingPool
+        fields = ["id", "game", "edition_family", "mu", "sigma", "beta", "tau", "draw_probability"]
+
+
+class LeaderboardRowSerializer(serializers.Serializer[Any]):
+    position = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    username = serializers.CharField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    conservative = serializers.FloatField(help_text="μ − 3σ, what the board sorts on.")
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField(
+        help_text="Fewer games than settings.HERALD_PROVISIONAL_GAMES."
+    )
+
+
+class LeaderboardSerializer(serializers.Serializer[Any]):
+    pool = PoolSerializer()
+    provisional_games = serializers.IntegerField()
+    rows = LeaderboardRowSerializer(many=True)
+
+
+class ChangeSerializer(serializers.ModelSerializer[RatingChange]):
+    stream = serializers.UUIDField(source="stream_id")
+    completed_at = serializers.DateTimeField(source="game.completed_at")
+
+    class Meta:
+        model = RatingChange
+        fields = [
+            "sequence",
+            "stream",
+            "completed_at",
+            "seat",
+            "rank",
+            "mu_before",
+            "sigma_before",
+            "mu_after",
+            "sigma_after",
+        ]
+
+
+class HistorySerializer(serializers.Serializer[Any]):
+    pool = PoolSerializer()
+    username = serializers.CharField()
+    changes = ChangeSerializer(many=True)
+
+
+class RecomputeJobSerializer(serializers.ModelSerializer[RecomputeJob]):
+    progress = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RecomputeJob
+        fields = [
+            "id",
+            "pool",
+            "status",
+            "done",
+            "total",
+            "progress",
+            "reason",
+            "from_stream_id",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    def get_progress(self, job: RecomputeJob) -> float:
+        """Share done, 0 to 1 (1 for a finished job with nothing to do)."""
+        if job.status == RecomputeJob.Status.DONE:
+            return 1.0
+        return job.done / job.total if job.total else 0.0
+
+
+class RecomputeRequestSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(max_length=300)
+
+
+class DisputeSerializer(serializers.ModelSerializer[Dispute]):
+    stream = serializers.UUIDField(source="stream_id")
+    opened_by = serializers.SerializerMethodField()
+    ruled_by = serializers.SerializerMethodField()
+    automatic = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Dispute
+        fields = [
+            "id",
+            "stream",
+            "status",
+            "automatic",
+            "opened_by",
+            "reason",
+            "failed_check",
+            "opened_at",
+            "ruling",
+            "ruling_reason",
+            "ruled_by",
+            "ruled_at",
+            "ruling_seq",
+            "amended_ranks",
+            "replay_from",
+            "new_stream_id",
+            "recompute",
+        ]
+
+    def get_opened_by(self, dispute: Dispute) -> str | None:
+        return dispute.opened_by.get_username() if dispute.opened_by else None
+
+    def get_ruled_by(self, dispute: Dispute) -> str | None:
+        return dispute.ruled_by.get_username() if dispute.ruled_by else None
+
+    def get_automatic(self, dispute: Dispute) -> bool:
+        """True when a failed verification opened it."""
+        return dispute.opened_by_id is None
+
+
+class DisputeOpenSerializer(serializers.Serializer[Any]):
+    stream = serializers.UUIDField()
+    reason = serializers.CharField(max_length=4000)
+
+
+class RulingSerializer(serializers.Serializer[Any]):
+    ruling = serializers.ChoiceField(choices=Dispute.Ruling.choices)
+    reason = serializers.CharField(max_length=4000)
+    ranks = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False, help_text="For amend."
+    )
+    scores = serializers.ListField(child=serializers.FloatField(), required=False)
+    from_move = serializers.IntegerField(min_value=0, required=False, help_text="For replay.")
+
+
+class RulingOutcomeSerializer(serializers.Serializer[Any]):
+    dispute = DisputeSerializer()
+    recompute = RecomputeJobSerializer(allow_null=True)
+
+
+class VerificationSerializer(serializers.Serializer[Any]):
+    stream = serializers.UUIDField()
+    verified = serializers.BooleanField(allow_null=True, help_text="None: not verified yet.")
+    checks = serializers.DictField(allow_null=True)
+    verified_at = serializers.DateTimeField(allow_null=True)
+    counts = serializers.BooleanField(help_text="False once annulled or replaced by a ruling.")
+    rating_status = serializers.CharField(allow_null=True)

@@ -1,0 +1,231 @@
+"""The ratings API: pools, leaderboards, histories, recompute jobs, verification, disputes.
+
+Views read the request, check who is asking, call one service or selector and shape the answer;
+refusals leave with the contract's error body (herald.api.ApiError).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from herald.api import ApiError
+from ratings import disputes, selectors, serializers, services
+from ratings.models import Dispute, RatingPool, Verification
+
+
+def _is_arbiter(user: Any) -> bool:
+    from events.access import is_privileged
+
+    return is_privileged(user)
+
+
+def _pool(pool_id: int) -> RatingPool:
+    pool = RatingPool.objects.filter(pk=pool_id).first()
+    if pool is None:
+        raise ApiError(404, "not_found", f"There is no rating pool {pool_id}.")
+    return pool
+
+
+def _int_param(request: Request, name: str, default: int | None = None) -> int | None:
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ApiError(400, "invalid", f"The {name} parameter must be a whole number.") from None
+
+
+class PoolListView(APIView):
+    """Every rating pool (one per game and edition family)."""
+
+    @extend_schema(responses=serializers.PoolSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(serializers.PoolSerializer(selectors.pool_list(), many=True).data)
+
+
+class LeaderboardView(APIView):
+    """A pool's leaderboard by conservative rating μ − 3σ, optionally one club's players."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("club", int, description="Only players of this club (its id)."),
+            OpenApiParameter("limit", int, description="At most this many rows (default 100)."),
+            OpenApiParameter("offset", int, description="Skip this many rows."),
+        ],
+        responses=serializers.LeaderboardSerializer,
+    )
+    def get(self, request: Request, pool_id: int) -> Response:
+        pool = _pool(pool_id)
+        limit = max(1, min(_int_param(request, "limit", 100) or 100, 1000))
+        offset = max(0, _int_param(request, "offset", 0) or 0)
+        rows = selectors.leaderboard(
+            pool=pool, club_id=_int_param(request, "club"), limit=limit, offset=offset
+        )
+        data = {
+            "pool": pool,
+            "provisional_games": selectors.provisional_games(),
+            "rows": [row.__dict__ for row in rows],
+        }
+        return Response(serializers.LeaderboardSerializer(data).data)
+
+
+class HistoryView(APIView):
+    """A player's rating history in one pool, oldest game first."""
+
+    @extend_schema(responses=serializers.HistorySerializer)
+    def get(self, request: Request, pool_id: int, username: str) -> Response:
+        pool = _pool(pool_id)
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise ApiError(404, "not_found", f"There is no player {username!r}.")
+        changes = selectors.player_history(pool=pool, player_id=user.pk).select_related("game")
+        data = {"pool": pool, "username": username, "changes": changes}
+        return Response(serializers.HistorySerializer(data).data)
+
+
+class RecomputeListView(APIView):
+    """Recompute jobs (newest first); staff and arbiters start one for a pool."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("pool", int, description="Only this pool's jobs.")],
+        responses=serializers.RecomputeJobSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        pool_id = _int_param(request, "pool")
+        jobs = selectors.recompute_jobs(pool=_pool(pool_id) if pool_id else None)[:50]
+        return Response(serializers.RecomputeJobSerializer(jobs, many=True).data)
+
+
+class PoolRecomputeView(APIView):
+    """Re-rate a whole pool from its stored history (a Celery job whose progress is shown)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=serializers.RecomputeRequestSerializer,
+        responses={202: serializers.RecomputeJobSerializer},
+    )
+    def post(self, request: Request, pool_id: int) -> Response:
+        if not _is_arbiter(request.user):
+            raise ApiError(403, "forbidden", "Only arbiters and staff recompute a pool.")
+        body = serializers.RecomputeRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        job = services.recompute_request(
+            pool=_pool(pool_id), reason=body.validated_data["reason"], requested_by=request.user
+        )
+        return Response(serializers.RecomputeJobSerializer(job).data, status=202)
+
+
+class RecomputeDetailView(APIView):
+    """One recompute job: status, done, total, progress."""
+
+    @extend_schema(responses=serializers.RecomputeJobSerializer)
+    def get(self, request: Request, job_id: int) -> Response:
+        job = selectors.recompute_job_get(job_id=job_id)
+        if job is None:
+            raise ApiError(404, "not_found", f"There is no recompute job {job_id}.")
+        return Response(serializers.RecomputeJobSerializer(job).data)
+
+
+class VerificationView(APIView):
+    """What the verification worker found for a stream, and how its game counts now."""
+
+    @extend_schema(responses=serializers.VerificationSerializer)
+    def get(self, request: Request, stream_id: Any) -> Response:
+        verification = Verification.objects.filter(stream_id=stream_id).first()
+        rated = selectors.rated_game_of(stream_id=stream_id)
+        data = {
+            "stream": stream_id,
+            "verified": None if verification is None else verification.ok,
+            "checks": None if verification is None else verification.checks,
+            "verified_at": None if verification is None else verification.verified_at,
+            "counts": selectors.stream_counts(stream_id=stream_id),
+            "rating_status": None if rated is None else rated.status,
+        }
+        return Response(serializers.VerificationSerializer(data).data)
+
+
+class DisputeListView(APIView):
+    """Arbiters and staff list every dispute; a player lists the disputes they opened.
+
+    POST opens one: a seated player, on a finished game, within the dispute window.
+    """
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=Dispute.Status.values),
+            OpenApiParameter("stream", str, description="Only this stream's disputes."),
+        ],
+        responses=serializers.DisputeSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        wanted = request.query_params.get("status")
+        if wanted and wanted not in Dispute.Status.values:
+            raise ApiError(400, "invalid", f"status must be one of {', '.join(Dispute.Status)}.")
+        found = selectors.dispute_list(status=wanted, stream_id=request.query_params.get("stream"))
+        if not _is_arbiter(request.user):
+            found = found.filter(opened_by=request.user)
+        return Response(serializers.DisputeSerializer(found[:200], many=True).data)
+
+    @extend_schema(
+        request=serializers.DisputeOpenSerializer, responses={201: serializers.DisputeSerializer}
+    )
+    def post(self, request: Request) -> Response:
+        body = serializers.DisputeOpenSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            dispute = disputes.dispute_open(
+                stream_id=body.validated_data["stream"],
+                user=request.user,
+                reason=body.validated_data["reason"],
+            )
+        except disputes.DisputeError as exc:
+            raise ApiError(exc.status, exc.code, exc.detail) from None
+        return Response(serializers.DisputeSerializer(dispute).data, status=201)
+
+
+class DisputeDetailView(APIView):
+    """One dispute: to arbiters and staff, and to the player who opened it."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=serializers.DisputeSerializer)
+    def get(self, request: Request, dispute_id: int) -> Response:
+        dispute = selectors.dispute_get(dispute_id=dispute_id)
+        if dispute is None or not (
+            _is_arbiter(request.user) or dispute.opened_by_id == request.user.pk
+        ):
+            raise ApiError(404, "not_found", f"There is no dispute {dispute_id}.")
+        return Response(serializers.DisputeSerializer(dispute).data)
+
+
+class RulingView(APIView):
+    """An arbiter rules on an open dispute: uphold, annul, amend (ranks) or replay (from_move)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=serializers.RulingSerializer, responses=serializers.RulingOutcomeSerializer
+    )
+    def post(self, request: Request, dispute_id: int) -> Response:
+        body = serializers.RulingSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            dispute = disputes.dispute_rule(
+                dispute_id=dispute_id, arbiter=request.user, **body.validated_data
+            )
+        except disputes.DisputeError as exc:
+            raise ApiError(exc.status, exc.code, exc.detail) from None
+        data = {"dispute": dispute, "recompute": dispute.recompute}
+        return Response(serializers.RulingOutcomeSerializer(data).data, status=status.HTTP_200_OK)
