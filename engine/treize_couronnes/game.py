@@ -57,6 +57,13 @@ BLASONS_PER_COLOUR = 2
 APPLY_PHASES = ("start", "changed", "applied")
 END_PHASES = ("changed", "applied", "drawn")
 NO_TOKEN = "none"
+_PHASE_WORDS = {
+    "start": "apply the law, change the King or redo the hand",
+    "changed": "apply the new law or end the turn",
+    "applied": "apply the law again with other cards or end the turn",
+    "redo": "discard another card or draw up to 6",
+    "drawn": "end the turn",
+}
 GUARD = "guard"
 
 
@@ -560,6 +567,7 @@ class TreizeCouronnes(Game[CouronnesState]):
                 "announced": state.announced or None,
                 "guard": None if state.guard_owner == NOBODY else state.guard_owner,
                 "reward_from": self.showing_through(state),
+                "reward": "+".join(f"{r.kind}:{r.amount}" for r in self.showing_reward(state)),
             },
             "kings": list(state.kings),
             "hand": list(state.hands[seat]) if seat is not None else None,
@@ -576,8 +584,19 @@ class TreizeCouronnes(Game[CouronnesState]):
             "discard_count": len(state.discard),
             "revealed": list(state.revealed),
             "pending": state.pending[0] if state.pending else None,
+            "decision": self.decision_words(state),
             "winner": None if state.winner == NOBODY else state.winner,
         }
+
+    def decision_words(self, state: CouronnesState) -> str:
+        """What the seat to act is deciding now, in words (the client shows it)."""
+        if state.phase == "over":
+            return "the game is over"
+        who = f"seat {state.current}"
+        if state.pending:
+            kind, _, amount = state.pending[0].partition(":")
+            return f"{who} takes the reward: {kind} {amount}"
+        return f"{who}: " + _PHASE_WORDS[state.phase]
 
     def _crowns_seen(self, state: CouronnesState, owner: int, viewer: int | None) -> int | None:
         if state.hidden_crowns and owner != viewer and state.phase != "over":

@@ -362,6 +362,7 @@ def test_token_limit_a_third_token_means_giving_one_back_first() -> None:
         TakeToken("guard", "green"),
     ]
     assert "must first take" in refused(after, EndTurn())
+    assert GAME.view(after, 1)["decision"] == "seat 0 takes the reward: guard 1"
     took = play(after, TakeToken("guard", "green"))
     assert took.guards[0] == 1
     assert took.blasons[0] == ["blue"]
@@ -446,6 +447,7 @@ def test_hole_kings_show_through_recursively() -> None:
     assert GAME.showing_through(after) == "B13"
     assert after.crowns[0] == 3
     assert GAME.view(after, 0)["king"]["reward_from"] == "B13"
+    assert GAME.view(after, 0)["king"]["reward"] == "crowns:3"
 
 
 # -- guards (13C-2) ----------------------------------------------------------------------
@@ -608,6 +610,8 @@ def test_view_shows_own_hand_and_only_counts_of_the_others() -> None:
     assert GAME.view(state, None)["hand"] is None
     assert view["king"]["card"] == "B03"
     assert view["king"]["law"] == "reveal:pair -> crowns:1"
+    assert view["king"]["reward"] == "crowns:1"
+    assert view["decision"] == "seat 0: apply the law, change the King or redo the hand"
 
 
 def test_public_move_hides_redo_discards() -> None:
