@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from statistics import mean, median
 
 from engine.core.game import GameState, Result
@@ -44,7 +45,7 @@ def _law_label(card: str, edition: str) -> str:
     return f"law {number} (e.g. {example.id} {example.law})"
 
 
-def summarize(finished: list[tuple[GameState, Result]]) -> list[str]:
+def summarize(finished: Sequence[tuple[GameState, Result]]) -> list[str]:
     """Game length, how often ``max_turns`` ends the game, and each law's share of crowns."""
     states = [s for s, _ in finished if isinstance(s, CouronnesState)]
     if not states:
