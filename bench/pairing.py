@@ -81,7 +81,7 @@ def bench(players: int, rule: TableRule, repetitions: int) -> None:
         f"{players:5d} players, tables of {rule.preferred} (allowed {rule.allowed}): "
         f"round 6 min {min(timings) * 1000:7.1f} ms, median {statistics.median(timings) * 1000:7.1f} ms | "
         f"repeats {q['repeat_pairs']:.0f}, max spread {q['max_score_spread']:.1f}, "
-        f"mean spread {q['mean_score_spread']:.2f}, seat imbalance {q['seat_imbalance']:.0f}, "
+        f"mean spread {q['mean_score_spread']:.2f}, seat imbalance {q['seat_imbalance']:.0f} (mean {q['mean_seat_imbalance']:.2f}), "
         f"floaters {q['floaters']:.0f}, tables {q['tables']:.0f}, byes {q['byes']:.0f}"
     )
 

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from engine.core.rng import Rng
 from tournaments.pairing.checks import check_tables
 from tournaments.pairing.history import Meetings, meetings, seat_counts
-from tournaments.pairing.seats import balance_seats, seat_imbalance
+from tournaments.pairing.seats import balance_seats, mean_seat_imbalance, seat_imbalance
 from tournaments.pairing.sizes import byes_needed
 from tournaments.pairing.types import Entrant, History, Pairing, PairingError, TableRule
 
 
 @dataclass
-class Round:
+class DrawInputs:
     """The inputs of one draw, read once: entrants by id, meetings, seat counts, a seeded RNG."""
 
     entrants: Sequence[Entrant]
@@ -34,7 +34,7 @@ class Round:
 
 def read_round(
     entrants: Sequence[Entrant], history: History, rule: TableRule, *, round_number: int, seed: str
-) -> Round:
+) -> DrawInputs:
     """Check the entrants and prepare what a draw needs."""
     ids = [e.id for e in entrants]
     doubled = sorted(i for i, n in Counter(ids).items() if n > 1)
@@ -47,7 +47,7 @@ def read_round(
     rng = Rng(f"herald-pairing/{seed}/round-{round_number}")
     # One random draw per entrant, in id order, so the order of the input list does not matter.
     tiebreak = {i: rng.next_word() for i in sorted(ids)}
-    return Round(
+    return DrawInputs(
         entrants=entrants,
         history=history,
         rule=rule,
@@ -58,7 +58,7 @@ def read_round(
     )
 
 
-def choose_byes(state: Round) -> tuple[list[int], list[Entrant]]:
+def choose_byes(state: DrawInputs) -> tuple[list[int], list[Entrant]]:
     """The fewest byes so the rest split into allowed tables, given to those with the fewest
     byes so far, then the lowest points (seeded tie-break). Returns (byes, seated)."""
     count = byes_needed(len(state.entrants), state.rule)
@@ -68,13 +68,13 @@ def choose_byes(state: Round) -> tuple[list[int], list[Entrant]]:
     return byes, [e for e in state.entrants if e.id not in given]
 
 
-def score_order(state: Round, seated: Sequence[Entrant]) -> list[int]:
+def score_order(state: DrawInputs, seated: Sequence[Entrant]) -> list[int]:
     """Entrant ids best first: by points, ties in the round's seeded order."""
     return [e.id for e in sorted(seated, key=lambda e: (-e.points, state.tiebreak[e.id]))]
 
 
 def seat_tables(
-    state: Round, tables: Sequence[Sequence[int]], *, balance: bool
+    state: DrawInputs, tables: Sequence[Sequence[int]], *, balance: bool
 ) -> list[tuple[int, ...]]:
     """Each table in seat order: shuffled with the round's seed, then (if asked) seats balanced
     with the Hungarian method on each entrant's seat history."""
@@ -86,7 +86,7 @@ def seat_tables(
 
 
 def finish(
-    state: Round, tables: Sequence[Sequence[int]], byes: Sequence[int], *, balance: bool
+    state: DrawInputs, tables: Sequence[Sequence[int]], byes: Sequence[int], *, balance: bool
 ) -> Pairing:
     """Order tables strongest first, seat them, measure the draw and name what it breaks."""
     points = state.points
@@ -104,9 +104,10 @@ def finish(
 
 
 def quality(
-    state: Round, tables: Sequence[Sequence[int]], byes: Sequence[int]
+    state: DrawInputs, tables: Sequence[Sequence[int]], byes: Sequence[int]
 ) -> Mapping[str, float]:
-    """Repeat pairs, score spread per table (max and mean), seat balance, floaters, counts."""
+    """Repeat pairs, score spread per table (max and mean), seat balance (worst and mean gap
+    between an entrant's most- and least-used seat), floaters, counts."""
     points = state.points
     spreads = [max(points[e] for e in t) - min(points[e] for e in t) for t in tables]
     repeat_pairs = sum(
@@ -117,6 +118,7 @@ def quality(
         "max_score_spread": float(max(spreads, default=0.0)),
         "mean_score_spread": float(sum(spreads) / len(spreads)) if spreads else 0.0,
         "seat_imbalance": float(seat_imbalance(tables, state.seats)),
+        "mean_seat_imbalance": mean_seat_imbalance(tables, state.seats),
         "floaters": float(floaters(tables, points)),
         "tables": float(len(tables)),
         "byes": float(len(byes)),

@@ -60,4 +60,18 @@ def resolve_options(fmt: str, options: Mapping[str, object] | None) -> dict[str,
             f"Unknown option(s) for {fmt} pairing: {', '.join(unknown)}; "
             f"known options are {', '.join(sorted(declared))}."
         )
-    return {**declared, **(options or {})}
+    resolved = {**declared, **(options or {})}
+    for key, value in resolved.items():
+        _check_option(fmt, key, value, declared[key])
+    return resolved
+
+
+def _check_option(fmt: str, key: str, value: object, default: object) -> None:
+    """An option must have the type of its default (and a budget cannot be negative)."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise PairingError(f"The {fmt} option {key} must be true or false, not {value!r}.")
+    elif isinstance(default, int) and (
+        isinstance(value, bool) or not isinstance(value, int) or value < 0
+    ):
+        raise PairingError(f"The {fmt} option {key} must be a whole number of 0 or more.")

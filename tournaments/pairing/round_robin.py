@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from tournaments.pairing.draw import Round, choose_byes, finish
+from tournaments.pairing.draw import DrawInputs, choose_byes, finish
 from tournaments.pairing.grouping import Grouper
 from tournaments.pairing.sizes import table_sizes
 from tournaments.pairing.swiss import pair_by_matching
 from tournaments.pairing.types import Entrant, Pairing, PairingBug
 
 
-def round_robin(state: Round, round_number: int, options: Mapping[str, object]) -> Pairing:
+def round_robin(state: DrawInputs, round_number: int, options: Mapping[str, object]) -> Pairing:
     """One round of a round robin.
 
     Two-player tables follow the circle method over the entrants in seed order (then id), so

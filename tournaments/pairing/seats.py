@@ -34,12 +34,24 @@ def balance_seats(table: Sequence[int], counts: Mapping[int, Sequence[int]]) -> 
 def seat_imbalance(tables: Sequence[Sequence[int]], counts: Mapping[int, Sequence[int]]) -> int:
     """After this round, the largest gap between an entrant's most- and least-used seat, over
     the seats of the table they sit at now."""
-    worst = 0
+    return max(_seat_gaps(tables, counts), default=0)
+
+
+def mean_seat_imbalance(
+    tables: Sequence[Sequence[int]], counts: Mapping[int, Sequence[int]]
+) -> float:
+    """The same gap as :func:`seat_imbalance`, averaged over the seated entrants."""
+    gaps = _seat_gaps(tables, counts)
+    return sum(gaps) / len(gaps) if gaps else 0.0
+
+
+def _seat_gaps(tables: Sequence[Sequence[int]], counts: Mapping[int, Sequence[int]]) -> list[int]:
+    gaps: list[int] = []
     for table in tables:
         size = len(table)
         for seat, entrant in enumerate(table):
             used = list(counts.get(entrant, ()))[:size]
             used.extend([0] * (size - len(used)))
             used[seat] += 1
-            worst = max(worst, max(used) - min(used))
-    return worst
+            gaps.append(max(used) - min(used))
+    return gaps

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
-from tournaments.pairing.draw import Round, choose_byes, finish, score_order
+from tournaments.pairing.draw import DrawInputs, choose_byes, finish, score_order
 from tournaments.pairing.grouping import Grouper, chunk
 from tournaments.pairing.sizes import table_sizes
 from tournaments.pairing.types import Pairing, PairingBug
@@ -14,9 +14,11 @@ from tournaments.pairing.types import Pairing, PairingBug
 #: Matching weights are integers: a repeat costs more than any score difference.
 _REPEAT_WEIGHT = 10**9
 _POINTS_SCALE = 1_000
+#: Entrants per block of the two-player matching (even).
+MATCHING_BLOCK = 100
 
 
-def swiss(state: Round, options: Mapping[str, object]) -> Pairing:
+def swiss(state: DrawInputs, options: Mapping[str, object]) -> Pairing:
     """One Swiss round; tables of two are paired by weighted matching, larger ones grouped."""
     byes, seated = choose_byes(state)
     order = score_order(state, seated)
@@ -34,18 +36,49 @@ def swiss(state: Round, options: Mapping[str, object]) -> Pairing:
     return finish(state, tables, byes, balance=bool(options["balance_seats"]))
 
 
-def pair_by_matching(state: Round, order: Sequence[int], *, avoid_repeats: bool) -> list[list[int]]:
-    """Pairs by maximum-weight perfect matching over a window of the score order.
+def pair_by_matching(
+    state: DrawInputs, order: Sequence[int], *, avoid_repeats: bool
+) -> list[list[int]]:
+    """Pairs by maximum-weight perfect matching, block by block down the score order.
 
-    Each entrant is linked to the next ``window`` entrants in score order; the weight favours
-    equal points and penalises a repeat heavily. The window doubles until the matching is
-    perfect and free of repeats (or covers everyone), so the graph stays small in big fields.
+    Big fields are matched in consecutive blocks of about ``MATCHING_BLOCK`` entrants (the
+    blossom algorithm is cubic, and pairs far apart in the order are never wanted); a block
+    that could only be matched with a repeat is merged with the next one and matched again.
     """
+    pairs: list[list[int]] = []
+    start = 0
+    while start < len(order):
+        end = _block_end(start, len(order))
+        block = _match_growing(state, order[start:end], avoid_repeats=avoid_repeats)
+        while end < len(order) and avoid_repeats and _has_repeat(state, block):
+            end = _block_end(end, len(order))
+            block = _match_growing(state, order[start:end], avoid_repeats=avoid_repeats)
+        pairs.extend(block)
+        start = end
+    return pairs
+
+
+def _block_end(start: int, count: int) -> int:
+    """Where the block starting at ``start`` ends: a whole block, or the rest if it is small."""
+    end = start + MATCHING_BLOCK
+    return count if count - end < MATCHING_BLOCK // 2 else end
+
+
+def _has_repeat(state: DrawInputs, pairs: Sequence[Sequence[int]]) -> bool:
+    return any(state.met.times(a, b) for a, b in pairs)
+
+
+def _match_growing(
+    state: DrawInputs, order: Sequence[int], *, avoid_repeats: bool
+) -> list[list[int]]:
+    """A perfect matching of ``order``: each entrant is linked to the next ``window`` entrants
+    in score order, the weight favouring equal points and penalising a repeat heavily; the
+    window doubles until the matching is perfect and free of repeats, or covers everyone."""
     window = min(len(order) - 1, 8)
     while True:
         pairs = _match_window(state, order, window, avoid_repeats=avoid_repeats)
         complete = 2 * len(pairs) == len(order)
-        repeats = avoid_repeats and any(state.met.times(a, b) for a, b in pairs)
+        repeats = avoid_repeats and _has_repeat(state, pairs)
         if (complete and not repeats) or window >= len(order) - 1:
             if not complete:
                 raise PairingBug("a complete graph always has a perfect matching on an even count")
@@ -54,7 +87,7 @@ def pair_by_matching(state: Round, order: Sequence[int], *, avoid_repeats: bool)
 
 
 def _match_window(
-    state: Round, order: Sequence[int], window: int, *, avoid_repeats: bool
+    state: DrawInputs, order: Sequence[int], window: int, *, avoid_repeats: bool
 ) -> list[tuple[int, int]]:
     points = state.points
     graph: nx.Graph[int] = nx.Graph()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.pairing.helpers import Field, repeat_free_exists
@@ -47,6 +47,10 @@ def assert_draw_is_sound(game: Field, draw: Pairing, byes_before: dict[int, int]
     fmt=st.sampled_from(["swiss", "swiss", "round_robin"]),
     seed=st.text(min_size=1, max_size=8),
 )
+@example(players=200, rounds=8, rule=RULES[2], fmt="swiss", seed="big fours")
+@example(players=199, rounds=8, rule=RULES[0], fmt="swiss", seed="big pairs")
+@example(players=197, rounds=8, rule=RULES[6], fmt="round_robin", seed="big sevens")
+@example(players=2, rounds=8, rule=RULES[2], fmt="swiss", seed="all byes")
 def test_every_round_seats_everyone_once_in_allowed_tables_with_fair_byes(
     players: int, rounds: int, rule: TableRule, fmt: str, seed: str
 ) -> None:

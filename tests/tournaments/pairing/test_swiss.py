@@ -174,6 +174,28 @@ def test_unknown_format_and_options_are_refused() -> None:
         )
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"avoid_repeats": "yes"},
+        {"search_budget": -1},
+        {"search_budget": 2.5},
+        {"search_budget": True},
+    ],
+)
+def test_option_values_are_checked(options: dict[str, object]) -> None:
+    with pytest.raises(PairingError, match="The swiss option"):
+        pair_round(
+            "swiss",
+            [Entrant(1), Entrant(2)],
+            History(),
+            PAIRS,
+            round_number=1,
+            seed="s",
+            options=options,
+        )
+
+
 def test_duplicate_entrants_and_bad_round_numbers_are_refused() -> None:
     with pytest.raises(PairingError, match="more than once"):
         pair_round("swiss", [Entrant(1), Entrant(1)], History(), PAIRS, round_number=1, seed="s")
