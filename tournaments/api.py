@@ -22,6 +22,7 @@ from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import Player, Registration, Result, Round, Table, Tournament
 from tournaments.serializers import (
     CheckInIn,
+    CutIn,
     ImportIn,
     PairIn,
     RegistrationIn,
@@ -30,6 +31,7 @@ from tournaments.serializers import (
     ResultOut,
     RoundOut,
     RoundSummaryOut,
+    StageOut,
     StandingOut,
     TableAddIn,
     TableEditIn,
@@ -342,3 +344,36 @@ class StandingsView(TournamentView):
         tournament = get_object_or_404(Tournament, pk=pk)
         lines = selectors.tournament_standings(tournament)
         return Response(StandingOut(lines, many=True).data)
+
+
+# -- stages and brackets -----------------------------------------------------------------------
+class StageListView(TournamentView):
+    @extend_schema(
+        responses=StageOut(many=True),
+        summary="Stages, each bracket with every confirmed result applied (JSON a page draws)",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        stages = list(tournament.stages.order_by("order"))
+        for stage in stages:
+            bracket = services.bracket_current(stage=stage)
+            if bracket is not None:
+                stage.bracket = bracket.to_json()
+        return Response(StageOut(stages, many=True).data)
+
+    @extend_schema(
+        request=CutIn,
+        responses={201: StageOut, **ERRORS},
+        summary="Cut the top players of the standings to a new bracket stage",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        require_organiser(request, tournament)
+        data = self.body(CutIn, request)
+        stage = services.stage_cut(
+            tournament=tournament,
+            top=data["top"],
+            format=data["bracket_format"],
+            advance=data.get("advance"),
+        )
+        return Response(StageOut(stage).data, status=status.HTTP_201_CREATED)

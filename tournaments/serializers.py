@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from tournaments import selectors
-from tournaments.models import Format, Registration, Result, Round, Table, Tournament
+from tournaments.models import Format, Registration, Result, Round, Stage, Table, Tournament
 
 
 # -- tournaments -------------------------------------------------------------------------------
@@ -202,3 +202,20 @@ class StandingOut(serializers.Serializer):
     wins = serializers.IntegerField()
     byes = serializers.IntegerField()
     dropped = serializers.BooleanField()
+
+
+# -- stages and brackets -----------------------------------------------------------------------
+class StageOut(serializers.ModelSerializer):
+    class Meta:
+        model = Stage
+        fields = ["id", "order", "name", "format", "cut_top", "advance", "bracket"]
+
+
+class CutIn(serializers.Serializer):
+    top = serializers.IntegerField(min_value=2, help_text="How many players go through.")
+    bracket_format = serializers.ChoiceField(
+        choices=["single_elimination", "double_elimination", "knockout"]
+    )
+    advance = serializers.IntegerField(
+        min_value=1, required=False, help_text="Knockout: how many of each table go on."
+    )

@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 User = get_user_model()
 
 PAIRED_FORMATS = {Format.SWISS: "swiss", Format.ROUND_ROBIN: "round_robin"}
+BRACKET_FORMATS = {"single_elimination", "double_elimination", "knockout"}
 #: Warnings a draft may not be confirmed with: the draw itself is broken.
 BLOCKING_WARNINGS = {"seated_twice", "missing", "unknown"}
 
@@ -131,7 +132,12 @@ def tournament_create(
         )
     if format not in Format.values:
         raise InvalidInput(f"Unknown format {format!r}; formats: {', '.join(Format.values)}.")
-    preferred = table_preferred or facts.preferred_table
+    two_player = format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION)
+    if two_player and (table_preferred or 2) != 2:
+        raise InvalidInput("Single and double elimination brackets are for tables of 2.")
+    preferred = table_preferred or (2 if two_player else facts.preferred_table)
+    if two_player and not table_allowed:
+        table_allowed = [2]
     allowed = _table_allowed(facts.min_players, facts.max_players, preferred, table_allowed)
     points = _points_by_rank(points_by_rank, max(allowed))
     tournament = Tournament(
@@ -423,16 +429,10 @@ def _pairing_inputs(tournament: Tournament, number: int) -> PairingInputs:
     return PairingInputs(entrants, selectors.pairing_history(played), table_rule(tournament))
 
 
-def _draw(tournament: Tournament, number: int, attempt: int) -> pairing.Pairing:
+def _draw(tournament: Tournament, fmt: str, number: int, attempt: int) -> pairing.Pairing:
     inputs = _pairing_inputs(tournament, number)
     if not inputs.entrants:
         raise InvalidInput("No player is checked in and still playing: there is no one to pair.")
-    fmt = PAIRED_FORMATS.get(Format(tournament.format))
-    if fmt is None:
-        raise InvalidInput(
-            f"Rounds of a {tournament.get_format_display()} tournament come from its bracket, "
-            "not from a draw."
-        )
     try:
         return pairing.pair_round(
             fmt,
@@ -517,13 +517,24 @@ def _name_tables(tables: Sequence[Table]) -> str:
     )
 
 
+def _current_stage(tournament: Tournament) -> Stage:
+    stage = tournament.stages.order_by("-order").first()
+    if stage is None:
+        fmt = tournament.format if tournament.format != Format.STAGES else Format.SWISS
+        stage = Stage.objects.create(tournament=tournament, order=1, format=fmt)
+    return stage
+
+
 def _round_drawn(
     tournament: Tournament, number: int, *, attempt: int, by: AbstractBaseUser | None
 ) -> Round:
-    draw = _draw(tournament, number, attempt)
-    stage = tournament.stages.order_by("-order").first() or Stage.objects.create(
-        tournament=tournament, order=1, format=tournament.format
-    )
+    stage = _current_stage(tournament)
+    if stage.format in BRACKET_FORMATS:
+        return _round_from_bracket(tournament, stage, number, attempt=attempt, by=by)
+    fmt = PAIRED_FORMATS.get(Format(stage.format))
+    if fmt is None:
+        raise InvalidInput(f"The stage {stage.name!r} has no format that pairs rounds.")
+    draw = _draw(tournament, fmt, number, attempt)
     names = selectors.registration_names(tournament)
     round_ = Round.objects.create(
         tournament=tournament,
@@ -556,8 +567,12 @@ def round_check(*, round_: Round) -> list[dict[str, Any]]:
     """Every rule the round's current tables break, with player names."""
     tournament = round_.tournament
     inputs = _pairing_inputs(tournament, round_.number)
+    entrants = inputs.entrants
+    if round_.stage.format in BRACKET_FORMATS:
+        expected = _bracket_round_entrants(round_)
+        entrants = [e for e in entrants if e.id in expected]
     tables, byes = _round_layout(round_)
-    warnings = pairing.check_tables(tables, byes, inputs.entrants, inputs.history, inputs.rule)
+    warnings = pairing.check_tables(tables, byes, entrants, inputs.history, inputs.rule)
     return _rendered(warnings, selectors.registration_names(tournament))
 
 
@@ -856,3 +871,147 @@ def result_from_stream(*, table: Table) -> Result:
         scores=outcome.get("scores") or (),
         source=Result.Source.STREAM,
     )
+
+
+# -- brackets ----------------------------------------------------------------------------------
+# A stage's bracket is rebuilt, never edited: the seeds stored with it, then every confirmed
+# result of its tables applied by the pure layer. ``Stage.bracket`` keeps the latest picture
+# (``Bracket.to_json()``) for pages to draw.
+def _bracket_seeds(tournament: Tournament, number: int) -> list[int]:
+    """Active players in seeding order: seeded ones first (1 is strongest), then by entry."""
+    regs = selectors.active_registrations(tournament, number)
+    return [r.id for r in sorted(regs, key=lambda r: (r.seed == 0, r.seed, r.id))]
+
+
+def _bracket_build(stage: Stage, seeds: Sequence[int]) -> pairing.Bracket:
+    tournament = stage.tournament
+    try:
+        if stage.format == Format.SINGLE_ELIMINATION:
+            return pairing.single_elimination(seeds)
+        if stage.format == Format.DOUBLE_ELIMINATION:
+            return pairing.double_elimination(seeds)
+        size = tournament.table_preferred
+        return pairing.knockout(seeds, table_size=size, advance=stage.advance or size // 2)
+    except pairing.PairingError as exc:
+        raise InvalidInput(str(exc)) from None
+
+
+def _finishing_order(table: Table, result: Result, advance: int) -> list[int]:
+    """Registration ids, best first; refused when a tie straddles the places that go on."""
+    seats = [s.registration_id for s in table.seats.order_by("seat")]
+    ranked = sorted(zip(result.ranks, seats, strict=True))
+    if len(ranked) > advance and ranked[advance - 1][0] == ranked[advance][0]:
+        raise InvalidInput(
+            f"Table {table.number} of round {table.round.number} is tied at the place that "
+            "decides who goes on: the organiser must enter a result without that tie."
+        )
+    return [reg for _, reg in ranked]
+
+
+def bracket_current(*, stage: Stage) -> pairing.Bracket | None:
+    """The stage's bracket with every confirmed result applied (None for a paired stage)."""
+    if stage.format not in BRACKET_FORMATS or not stage.bracket:
+        return None
+    bracket = _bracket_build(stage, stage.bracket["meta"]["seeds"])
+    results: dict[str, list[int]] = {}
+    tables = Table.objects.filter(
+        round__stage=stage, round__state__in=selectors.LIVE_STATES, is_bye=False
+    ).exclude(match_id="")
+    for table in tables.select_related("round"):
+        result = selectors.table_confirmed_result(table)
+        if result is not None:
+            advance = bracket.match(table.match_id).advance
+            results[table.match_id] = _finishing_order(table, result, advance)
+    try:
+        return pairing.bracket_advance(bracket, results)
+    except pairing.PairingError as exc:
+        raise InvalidInput(str(exc)) from None
+
+
+def _playable(match: pairing.Match) -> bool:
+    filled = all(e is not None or i in match.bye_slots for i, e in enumerate(match.slots))
+    return filled and match.result is None and not match.is_bye
+
+
+def _round_from_bracket(
+    tournament: Tournament, stage: Stage, number: int, *, attempt: int, by: AbstractBaseUser | None
+) -> Round:
+    """A round of every bracket match whose entrants are known and that has no table yet."""
+    if not stage.bracket:
+        stage.bracket = _bracket_build(stage, _bracket_seeds(tournament, number)).to_json()
+    bracket = bracket_current(stage=stage)
+    if bracket is None:
+        raise WrongState(f"The stage {stage.name!r} has no bracket.")
+    stage.bracket = bracket.to_json()
+    stage.save(update_fields=["bracket"])
+    tabled = set(
+        Table.objects.filter(round__stage=stage)
+        .exclude(round__state=Round.State.SUPERSEDED)
+        .values_list("match_id", flat=True)
+    )
+    ready = [m for m in bracket.matches if _playable(m) and m.id not in tabled]
+    if not ready:
+        champion = pairing.bracket_champion(bracket)
+        names = selectors.registration_names(tournament)
+        if champion is not None:
+            raise WrongState(f"The bracket is complete: {names[champion]} won it.")
+        raise WrongState("No bracket match is ready: the matches left wait for results.")
+    round_ = Round.objects.create(
+        tournament=tournament,
+        stage=stage,
+        number=number,
+        attempt=attempt,
+        quality={"matches": float(len(ready))},
+        created_by=by if by is not None and by.is_authenticated else None,
+    )
+    regs = {reg.id: reg for reg in tournament.registrations.all()}
+    for table_number, match in enumerate(ready, start=1):
+        table = _table_with_seats(round_, table_number, match.entrants, regs, is_bye=False)
+        table.match_id = match.id
+        table.save(update_fields=["match_id"])
+    return round_
+
+
+def _bracket_round_entrants(round_: Round) -> set[int]:
+    bracket = bracket_current(stage=round_.stage)
+    if bracket is None:
+        return set()
+    ids = round_.tables.exclude(match_id="").values_list("match_id", flat=True)
+    return {e for match_id in ids for e in bracket.match(match_id).entrants}
+
+
+@transaction.atomic
+def stage_cut(
+    *, tournament: Tournament, top: int, format: str, advance: int | None = None
+) -> Stage:
+    """End the current stage and send its ``top`` players to a new bracket stage, seeded by
+    the standings (the best is seed 1)."""
+    if format not in BRACKET_FORMATS:
+        raise InvalidInput(
+            f"A cut leads to a bracket: choose one of {', '.join(sorted(BRACKET_FORMATS))}."
+        )
+    if tournament.rounds.filter(state=Round.State.DRAFT).exists():
+        raise WrongState("A round is still a draft: confirm it or re-pair it before the cut.")
+    missing = selectors.tables_missing_results(tournament)
+    if missing:
+        raise ResultsMissing(f"Results are missing for {_name_tables(missing)}.")
+    active = {
+        r.id for r in selectors.active_registrations(tournament, _next_round_number(tournament))
+    }
+    rows = [row for row in selectors.standings_rows(tournament) if row.entrant in active]
+    try:
+        seeds = pairing.cut(rows, top=top)
+    except pairing.PairingError as exc:
+        raise InvalidInput(str(exc)) from None
+    current = _current_stage(tournament)
+    stage = Stage.objects.create(
+        tournament=tournament,
+        order=current.order + 1,
+        name="Playoffs",
+        format=format,
+        cut_top=top,
+        advance=advance,
+    )
+    stage.bracket = _bracket_build(stage, seeds).to_json()
+    stage.save(update_fields=["bracket"])
+    return stage
