@@ -3,7 +3,8 @@ rulings 13C-1..13C-3 of /work/shared/games/README.md (written up in docs/rules/1
 
 A turn is a short sequence of small moves. At the start the player chooses one of: apply the
 law (a :class:`Reveal`, :class:`Discard` or :class:`Claim` naming the cards and tokens used),
-change the King (:class:`ChangeKing`, after which the new law may be applied), or redo the hand
+change the King (:class:`ChangeKing`, after :class:`PayGuard` when an opponent guards it; the
+new law may then be applied), or redo the hand
 (:class:`RedoDiscard` one card at a time, then :class:`RedoDraw`). A law may be applied again
 with cards not revealed yet this turn; a reward needing a choice waits in ``state.pending``
 (:class:`TakeToken`, :class:`StealCrowns`, :class:`StealCards`). :class:`EndTurn` closes the
@@ -40,6 +41,7 @@ from engine.treize_couronnes.state import (
     CouronnesState,
     Discard,
     EndTurn,
+    PayGuard,
     RedoDiscard,
     RedoDraw,
     Reveal,
@@ -59,6 +61,7 @@ END_PHASES = ("changed", "applied", "drawn")
 NO_TOKEN = "none"
 _PHASE_WORDS = {
     "start": "apply the law, change the King or redo the hand",
+    "paid": "play a card as the new King",
     "changed": "apply the new law or end the turn",
     "applied": "apply the law again with other cards or end the turn",
     "redo": "discard another card or draw up to 6",
@@ -127,7 +130,7 @@ class TreizeCouronnes(Game[CouronnesState]):
         moves: list[Move] = []
         if state.phase in APPLY_PHASES:
             moves.extend(self._law_moves(state, seat))
-        if state.phase == "start":
+        if state.phase in ("start", "paid"):
             moves.extend(self._change_moves(state, seat))
         if state.phase in ("start", "redo"):
             moves.extend(RedoDiscard(card) for card in state.hands[seat])
@@ -161,14 +164,19 @@ class TreizeCouronnes(Game[CouronnesState]):
         return self._count_colour(state, seat, action.colour) > 0
 
     def _change_moves(self, state: CouronnesState, seat: int) -> Iterator[Move]:
+        """Pay an opponent's guard first (with any card, keeping one to play), else change."""
         hand = state.hands[seat]
-        pays = state.guard_owner not in (NOBODY, seat)
+        if self._guarded_against(state, seat):
+            if len(hand) >= 2:
+                yield from (PayGuard(card) for card in hand)
+            return
         for card in hand:
-            gifts = [c for c in hand if c != card] if pays else [""]
-            announces = COLOURS if self._announces(state, card) else ("",)
-            for give in gifts:
-                for colour in announces:
-                    yield ChangeKing(card, give, colour)
+            for colour in COLOURS if self._announces(state, card) else ("",):
+                yield ChangeKing(card, colour)
+
+    def _guarded_against(self, state: CouronnesState, seat: int) -> bool:
+        """True when another seat's guard stands on the King in power."""
+        return state.guard_owner not in (NOBODY, seat)
 
     def _announces(self, state: CouronnesState, card: str) -> bool:
         return KINGS[state.edition][card].action.need[:1] == ((ANNOUNCED, 1),)
@@ -225,6 +233,8 @@ class TreizeCouronnes(Game[CouronnesState]):
             self._check_law_move(state, seat, move)
         elif isinstance(move, ChangeKing):
             self._check_change(state, seat, move)
+        elif isinstance(move, PayGuard):
+            self._check_pay_guard(state, seat, move)
         elif isinstance(move, (RedoDiscard, RedoDraw)):
             self._check_redo(state, seat, move)
         elif isinstance(move, EndTurn):
@@ -264,24 +274,29 @@ class TreizeCouronnes(Game[CouronnesState]):
         )
 
     def _check_change(self, state: CouronnesState, seat: int, move: ChangeKing) -> None:
-        hand = state.hands[seat]
-        if state.phase != "start":
+        if state.phase not in ("start", "paid"):
             raise IllegalMove("the King can only be changed as the turn's first choice")
-        if move.card not in hand:
+        if self._guarded_against(state, seat):
+            raise IllegalMove(
+                f"the King is guarded by seat {state.guard_owner}: first give them a card "
+                f"from your hand (pay-guard)"
+            )
+        if move.card not in state.hands[seat]:
             raise IllegalMove(f"seat {seat} has no card {move.card} in hand")
         if self._announces(state, move.card) != (move.announce != ""):
             raise IllegalMove(self._announce_words(state, move.card))
         if move.announce and move.announce not in COLOURS:
             raise IllegalMove(f"{move.announce!r} is not a colour ({', '.join(COLOURS)})")
-        if state.guard_owner in (NOBODY, seat):
-            if move.give:
-                raise IllegalMove("no card is owed: the King in power has no opponent's guard")
-            return
-        if not move.give or move.give == move.card or move.give not in hand:
-            raise IllegalMove(
-                f"the King is guarded by seat {state.guard_owner}: give them another card "
-                f"from your hand to change it"
-            )
+
+    def _check_pay_guard(self, state: CouronnesState, seat: int, move: PayGuard) -> None:
+        if state.phase != "start":
+            raise IllegalMove("a guard is paid for only to change the King, as the first choice")
+        if not self._guarded_against(state, seat):
+            raise IllegalMove("no card is owed: the King in power has no opponent's guard")
+        if move.card not in state.hands[seat]:
+            raise IllegalMove(f"seat {seat} has no card {move.card} in hand")
+        if len(state.hands[seat]) < 2:
+            raise IllegalMove("paying the guard would leave no card to play as the new King")
 
     def _announce_words(self, state: CouronnesState, card: str) -> str:
         if self._announces(state, card):
@@ -311,6 +326,8 @@ class TreizeCouronnes(Game[CouronnesState]):
             self._play_claim(state, seat)
         elif isinstance(move, ChangeKing):
             self._play_change(state, seat, move)
+        elif isinstance(move, PayGuard):
+            self._play_pay_guard(state, seat, move)
         elif isinstance(move, RedoDiscard):
             self._discard_card(state, seat, move.card)
             state.phase = "redo"
@@ -368,20 +385,24 @@ class TreizeCouronnes(Game[CouronnesState]):
     def _count_colour(self, state: CouronnesState, seat: int, colour: str) -> int:
         return len(self._of_colour(state, seat, colour))
 
-    def _play_change(self, state: CouronnesState, seat: int, move: ChangeKing) -> None:
+    def _play_pay_guard(self, state: CouronnesState, seat: int, move: PayGuard) -> None:
         owner = state.guard_owner
         state.hands[seat].remove(move.card)
-        if owner != NOBODY:
+        bisect.insort(state.hands[owner], move.card)
+        state.note("guard", f"seat {seat} gives seat {owner} a card for the guard",
+                   {"card": move.card}, visible_to=[seat, owner])  # fmt: skip
+        self._release_guard(state)
+        state.phase = "paid"
+
+    def _release_guard(self, state: CouronnesState) -> None:
+        if state.guard_owner != NOBODY:
+            state.note("guard", f"the guard of seat {state.guard_owner} returns to the reserve")
             state.reserve_guards += 1
             state.guard_owner = NOBODY
-            state.note(
-                "guard", f"the guard of seat {owner} leaves the King and returns to the reserve"
-            )
-        if move.give:
-            state.hands[seat].remove(move.give)
-            bisect.insort(state.hands[owner], move.give)
-            state.note("guard", f"seat {seat} gives seat {owner} a card for the guard",
-                       {"card": move.give}, visible_to=[seat, owner])  # fmt: skip
+
+    def _play_change(self, state: CouronnesState, seat: int, move: ChangeKing) -> None:
+        state.hands[seat].remove(move.card)
+        self._release_guard(state)  # the owner's own guard: ignored and discarded
         state.kings.append(move.card)
         state.announced = move.announce
         state.phase = "changed"
@@ -637,8 +658,9 @@ class TreizeCouronnes(Game[CouronnesState]):
             return f"{who} applies the once-per-turn law"
         if isinstance(move, ChangeKing):
             extra = f", announcing {move.announce}" if move.announce else ""
-            paid = ", giving a card for the guard" if move.give else ""
-            return f"{who} makes {move.card} the King in power{extra}{paid}"
+            return f"{who} makes {move.card} the King in power{extra}"
+        if isinstance(move, PayGuard):
+            return f"{who} gives {move.card} to the guard's owner to change the King"
         if isinstance(move, RedoDiscard):
             return f"{who} discards {move.card} to redo the hand"
         if isinstance(move, RedoDraw):
@@ -659,10 +681,8 @@ class TreizeCouronnes(Game[CouronnesState]):
         if isinstance(move, Discard):
             data["cards"] = len(move.cards)
             data["jokers"] = len(move.jokers)
-        elif isinstance(move, RedoDiscard):
+        elif isinstance(move, (RedoDiscard, PayGuard)):
             data["card"] = "hidden"
-        elif isinstance(move, ChangeKing) and move.give:
-            data["give"] = "hidden"
         return data
 
     def estimate(self, state: CouronnesState, seat: int) -> float:

@@ -20,7 +20,8 @@ NOBODY = -1
 class CouronnesState(GameState):
     """Everything about a game in progress. ``phase`` says what the seat to act may do:
 
-    ``start`` (choose: apply the law, change the King, redo the hand), ``changed`` (the King was
+    ``start`` (choose: apply the law, change the King, redo the hand), ``paid`` (a guard was
+    paid for: change the King), ``changed`` (the King was
     changed: apply the new law or end the turn), ``applied`` (apply again or end the turn),
     ``redo`` (discard more or draw), ``drawn`` (end the turn), ``over``.
     """
@@ -81,14 +82,22 @@ class Claim(Move):
     """Apply a once-per-turn law (most cards of a colour, fewest crowns, exactly 4 cards)."""
 
 
+@move_type("pay-guard")
+@dataclass(frozen=True, slots=True)
+class PayGuard(Move):
+    """Give ``card`` to the owner of the guard on the King in power, sending the guard back to
+    the reserve: the price of changing a King an opponent guards (a change must follow)."""
+
+    card: str
+
+
 @move_type("change-king")
 @dataclass(frozen=True, slots=True)
 class ChangeKing(Move):
-    """Play ``card`` as the new King; ``give`` pays an opponent's guard; ``announce`` names the
-    colour of a ``reveal:announced`` King."""
+    """Play ``card`` as the new King; ``announce`` names the colour of a ``reveal:announced``
+    King ("" for any other)."""
 
     card: str
-    give: str = ""
     announce: str = ""
 
 
@@ -141,6 +150,6 @@ class EndTurn(Move):
 
 
 MOVES = MoveSet(
-    Reveal, Discard, Claim, ChangeKing, RedoDiscard, RedoDraw, TakeToken, StealCrowns,
+    Reveal, Discard, Claim, PayGuard, ChangeKing, RedoDiscard, RedoDraw, TakeToken, StealCrowns,
     StealCards, EndTurn,
 )  # fmt: skip

@@ -13,6 +13,7 @@ from engine.treize_couronnes.state import (
     Claim,
     Discard,
     EndTurn,
+    PayGuard,
     RedoDiscard,
     RedoDraw,
     Reveal,
@@ -174,10 +175,10 @@ def test_a_discard_law_is_applied_with_a_discard_move_not_a_reveal() -> None:
 
 def test_announced_colour_is_chosen_when_the_king_is_played_and_asked_by_its_law() -> None:
     state = table(hands=[["B07", "G01", "G02"], ["P01", "G03"]])
-    changes = [m for m in GAME.legal_moves(state, 0) if m == ChangeKing("B07", "", "green")]
+    changes = [m for m in GAME.legal_moves(state, 0) if m == ChangeKing("B07", "green")]
     assert changes
     assert "announce one of" in refused(state, ChangeKing("B07"))
-    after = play(state, ChangeKing("B07", "", "green"))
+    after = play(state, ChangeKing("B07", "green"))
     assert after.announced == "green"
     assert law_moves(after) == [
         Reveal(("G01",)),
@@ -187,7 +188,7 @@ def test_announced_colour_is_chosen_when_the_king_is_played_and_asked_by_its_law
 
 def test_announced_colour_stays_the_same_for_the_other_players() -> None:
     state = table(hands=[["B07", "G01"], ["P01", "G03"]])
-    after = play(state, ChangeKing("B07", "", "green"), EndTurn())
+    after = play(state, ChangeKing("B07", "green"), EndTurn())
     assert after.current == 1
     assert after.announced == "green"
     assert Reveal(("G03",)) in GAME.legal_moves(after, 1)
@@ -196,7 +197,7 @@ def test_announced_colour_stays_the_same_for_the_other_players() -> None:
 
 def test_a_king_without_announced_law_takes_no_announcement() -> None:
     state = table(hands=[["B01", "G01"], ["P01"]])
-    assert "announce nothing" in refused(state, ChangeKing("B01", "", "blue"))
+    assert "announce nothing" in refused(state, ChangeKing("B01", "blue"))
 
 
 # -- jokers and blasons stand in for missing cards -----------------------------------------
@@ -467,23 +468,27 @@ def test_ruling_13C_2_guard_placed_at_end_of_turn_one_per_king() -> None:
 
 def test_ruling_13C_2_changing_a_guarded_king_costs_a_card_given_to_the_guard_owner() -> None:
     state = table(hands=[["B01"], ["G01", "G02", "P05"]], current=1, guard_owner=0)
-    changes = [m for m in GAME.legal_moves(state, 1) if isinstance(m, ChangeKing)]
-    assert ChangeKing("G01", "G02") in changes
-    assert ChangeKing("G01", "") not in changes
-    assert len(changes) == 6  # each card, paid with each other card
-    assert "guarded by seat 0" in refused(state, ChangeKing("G01"))
-    after = play(state, ChangeKing("G01", "P05"))
-    assert after.hands == [["B01", "P05"], ["G02"]]
-    assert after.guard_owner == -1
-    assert after.reserve_guards == 4
-    assert GAME.public_move(ChangeKing("G01", "P05"), 1)["give"] == "hidden"
-    gift = next(e for e in after.effects if e.data.get("card") == "P05")
+    changes = [m for m in GAME.legal_moves(state, 1) if m.TYPE in ("change-king", "pay-guard")]
+    assert changes == [PayGuard("G01"), PayGuard("G02"), PayGuard("P05")]
+    assert "first give them a card" in refused(state, ChangeKing("G01"))
+    paid = play(state, PayGuard("P05"))
+    assert paid.hands == [["B01", "P05"], ["G01", "G02"]]
+    assert paid.guard_owner == -1
+    assert paid.reserve_guards == 4
+    gift = next(e for e in paid.effects if e.data.get("card") == "P05")
     assert gift.visible_to == [1, 0]
+    assert GAME.public_move(PayGuard("P05"), 1) == {"type": "pay-guard", "card": "hidden"}
+    assert GAME.legal_moves(paid, 1) == [ChangeKing("G01"), ChangeKing("G02")]  # must follow
+    assert "first choice" in refused(paid, RedoDraw())
+    after = play(paid, ChangeKing("G01"))
+    assert after.kings == ["B03", "G01"]
+    assert after.hands[1] == ["G02"]
 
 
 def test_ruling_13C_2_a_guarded_king_cannot_be_changed_with_a_single_card() -> None:
     state = table(hands=[["B01"], ["G01"]], current=1, guard_owner=0)
-    assert not [m for m in GAME.legal_moves(state, 1) if isinstance(m, ChangeKing)]
+    assert not [m for m in GAME.legal_moves(state, 1) if m.TYPE in ("change-king", "pay-guard")]
+    assert "no card to play" in refused(state, PayGuard("G01"))
 
 
 def test_ruling_13C_2_the_guard_owner_changes_freely_and_the_guard_returns() -> None:
@@ -493,7 +498,7 @@ def test_ruling_13C_2_the_guard_owner_changes_freely_and_the_guard_returns() -> 
     assert after.hands[1] == ["G01"]
     assert after.guard_owner == -1
     assert after.reserve_guards == 4
-    assert "no card is owed" in refused(state, ChangeKing("B01", "B02"))
+    assert "no card is owed" in refused(state, PayGuard("B02"))
 
 
 # -- redoing the hand --------------------------------------------------------------------
@@ -623,7 +628,7 @@ def test_describe_reads_as_a_sentence() -> None:
     assert GAME.describe(Reveal(("B05",), ("G13",)), 1) == (
         "seat 1 applies the law: reveals B05, joker G13"
     )
-    assert GAME.describe(ChangeKing("B07", "", "green"), 0) == (
+    assert GAME.describe(ChangeKing("B07", "green"), 0) == (
         "seat 0 makes B07 the King in power, announcing green"
     )
 
