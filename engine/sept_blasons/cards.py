@@ -110,19 +110,24 @@ def _bourgeoisie(row: dict[str, Any], index: int, names: list[str], where: str) 
 
 def load_edition(name: str) -> Edition:
     """Read and validate ``data/<name>.json``; a bad file raises :class:`DataError`."""
-    where = f"{name}.json"
     raw = json.loads((DATA_DIR / f"{name}.json").read_text(encoding="utf-8"))
-    colours = raw.get("colours")
+    return edition_from_data(name, raw)
+
+
+def edition_from_data(name: str, raw: dict[str, Any]) -> Edition:
+    """Validate an edition's plain data; :class:`DataError` names the faulty row."""
+    where = f"{name}.json"
+    colours = raw.get("colours", [])
     _require(isinstance(colours, list) and len(colours) == 7, where, "needs 7 colours")
     _require(len(set(colours)) == 7, where, "colours must be distinct")
-    rows = raw.get("characters")
+    rows = raw.get("characters", [])
     _require(isinstance(rows, list) and len(rows) == RANKS_PER_COLOUR, where, "needs 8 characters")
     characters = tuple(_character(row, i, where) for i, row in enumerate(rows))
     names = [c.name for c in characters]
     bourgeoisie = tuple(
         _bourgeoisie(row, i, names, where) for i, row in enumerate(raw.get("bourgeoisie", []))
     )
-    tokens = raw.get("tokens_per_colour")
+    tokens = raw.get("tokens_per_colour", 0)
     _require(isinstance(tokens, int) and tokens > 0, where, "tokens_per_colour must be positive")
     edition = Edition(
         name, tuple(colours), tokens, int(raw.get("rounds", 3)), characters,

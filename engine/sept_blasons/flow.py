@@ -209,6 +209,7 @@ def _settle_trick(game: SeptBlasons, state: SeptState) -> None:
     if position is None:
         state.winner = None
         state.stats.nobody += 1
+        state.set_aside += [card.seat * RANKS_PER_COLOUR + card.rank for card in state.trick]
         state.note("trick", "the values cancel out: nobody wins the trick, it is set aside")
         _close_trick(game, state)
         return
@@ -240,6 +241,10 @@ def _collect(state: SeptState) -> None:
 
 
 def _close_trick(game: SeptBlasons, state: SeptState) -> None:
+    """The trick is off the table; the winner leads next (the same leader when nobody won)."""
+    if state.winner is not None:
+        state.leader = state.winner
+    state.trick, state.resolving, state.winner = [], 0, None
     if state.activated:
         state.phase = BOURGEOISIE
         state.b_kind, state.b_other, state.b_count = 0, -1, 0
@@ -248,10 +253,6 @@ def _close_trick(game: SeptBlasons, state: SeptState) -> None:
 
 
 def _next_trick(game: SeptBlasons, state: SeptState) -> None:
-    """The winner leads the next trick (the same leader when nobody won)."""
-    if state.winner is not None:
-        state.leader = state.winner
-    state.trick, state.resolving, state.winner = [], 0, None
     state.trick_no += 1
     if state.trick_no == RANKS_PER_COLOUR:
         _end_round(game, state)

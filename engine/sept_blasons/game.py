@@ -109,6 +109,7 @@ class SeptBlasons(Game[SeptState]):
         state.pile = tokens
         state.hands = [list(range(RANKS_PER_COLOUR)) for _ in range(n)]
         state.tricks = [[] for _ in range(n)]
+        state.set_aside = []
         state.seen_tricks = [[] for _ in range(n)]
         state.b_used = [False] * n
         state.trick, state.trick_no, state.resolving, state.phase = [], 0, 0, PLAY
@@ -512,7 +513,7 @@ class SeptBlasons(Game[SeptState]):
         n = state.players
         details: dict[str, Any] = {
             "rounds": [list(scores) for scores in state.round_scores],
-            "tie_break_rounds": max(0, len(state.round_scores) - edition.rounds),
+            "tie_break_rounds": max(0, state.round - edition.rounds),
             "colours": [edition.colours[s] for s in range(n)],
             "rule": "highest total over the rounds wins; while the top total is tied after "
             f"{edition.rounds} rounds, another round is played (at most {MAX_TIE_BREAK_ROUNDS}; "
@@ -539,7 +540,8 @@ class SeptBlasons(Game[SeptState]):
             fronts=[[t.copy() for t in front] for front in state.fronts],
             pile=[t.copy() for t in state.pile],
             tricks=[[list(t) for t in tricks] for tricks in state.tricks],
-            trick=[card.copy() for card in state.trick], resolving=state.resolving,
+            trick=[card.copy() for card in state.trick],
+            set_aside=list(state.set_aside), resolving=state.resolving,
             picked_seat=state.picked_seat, picked_slot=state.picked_slot, winner=state.winner,
             activated=list(state.activated), b_kind=state.b_kind, b_other=state.b_other,
             b_count=state.b_count, bourgeoisie=list(state.bourgeoisie),

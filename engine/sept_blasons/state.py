@@ -81,6 +81,7 @@ class SeptState(GameState):
     pile: list[Token] = field(default_factory=list)  # the draw pile (order hidden)
     tricks: list[list[list[int]]] = field(default_factory=list)  # per seat: tricks of card codes
     trick: list[Played] = field(default_factory=list)  # the current trick in play order
+    set_aside: list[int] = field(default_factory=list)  # cards of tricks nobody won this round
     resolving: int = 0  # play position whose power is being resolved
     picked_seat: int = -1  # intendant/religieux: the token chosen at the first step
     picked_slot: int = -1

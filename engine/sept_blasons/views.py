@@ -133,6 +133,7 @@ def view(game: SeptBlasons, state: SeptState, seat: int | None) -> dict[str, Any
             "face_down": sum(1 for t in state.pile if not t.up),
             "face_up": sorted(edition.colours[t.colour] for t in state.pile if t.up),
         },
+        "set_aside": [_card(state, code) for code in state.set_aside],
         "round_scores": [list(r) for r in state.round_scores],
         "last": [effect.public_json(seat) for effect in state.effects],
     }
