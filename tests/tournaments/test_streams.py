@@ -1,0 +1,67 @@
+"""Tables played on Herald: released rounds open game streams; results come from them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import engine
+from engine.bots import RandomBot
+from tests.tournaments.factories import GAME, make_tournament, register_players
+from tournaments import services
+from tournaments.errors import WrongState
+from tournaments.models import Result, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def play_to_the_end(stream_id: Any) -> dict[str, Any]:
+    """Random legal moves appended through the event store until the game is over."""
+    from events.models import Stream
+    from events.services import stream_append_move
+    from events.states import current_state
+
+    game = engine.get(GAME)
+    bot = RandomBot(seed="tournament-test")
+    for _ in range(5000):
+        stream = Stream.objects.get(pk=stream_id)
+        if stream.result:
+            return dict(stream.result)
+        state = current_state(stream)
+        seat = game.to_act(state)[0]
+        move = bot.choose(game, state, seat, game.legal_moves(state, seat))
+        stream_append_move(
+            stream_id=stream.id, seat=seat, move=move.to_json(), expected_version=stream.version
+        )
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def released_table(organiser: Any) -> Table:
+    tournament = make_tournament(organiser=organiser, table_preferred=2, table_allowed=[2])
+    register_players(tournament, 2)
+    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    services.round_release(round_=round_, by=organiser)
+    return round_.tables.get()
+
+
+def test_the_result_is_read_from_the_finished_stream(released_table: Table) -> None:
+    with pytest.raises(WrongState, match="not finished yet"):
+        services.result_from_stream(table=released_table)
+    outcome = play_to_the_end(released_table.stream_id)
+    result = services.result_from_stream(table=released_table)
+    assert result.source == Result.Source.STREAM
+    assert result.status == Result.Status.CONFIRMED
+    assert result.ranks == outcome["ranks"]
+    assert result.scores == [float(s) for s in outcome["scores"]]
+    again = services.result_from_stream(table=released_table)
+    assert again.pk == result.pk  # reading it twice stores one version
+
+
+def test_the_stream_seats_the_table_in_order(released_table: Table) -> None:
+    from events.models import Stream
+
+    stream = Stream.objects.get(pk=released_table.stream_id)
+    seated = [s.registration.player.user_id for s in released_table.seats.all()]
+    assert list(stream.seats.order_by("seat").values_list("user_id", flat=True)) == seated
