@@ -1,0 +1,316 @@
+"""The pipeline with real Celery worker processes on PostgreSQL and Redis, including faults.
+
+End to end: bots play a tournament through the API; the session's worker verifies and rates
+every game; the leaderboard equals rating the same games in order with bare ``trueskill``.
+Faults: each test starts its own redis-server on a spare port and its own workers, and stops or
+kills only those.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group, User
+from rest_framework.test import APIClient
+
+from events.models import Event, OutboxEntry, Stream
+from events.services import outbox_sweep, stream_open
+from ratings.models import RatedGame, RatingChange, RatingPool, RecomputeJob, Verification
+from tests.conftest import wait_for
+from tests.ratings.games import play_stream
+from tests.ratings.reference import rate_from_scratch
+from tests.ratings.tournament_play import (
+    GAME,
+    OPTIONS,
+    club_players,
+    play_through_api,
+    round_open,
+    round_streams,
+    tournament_start,
+)
+from tests.ratings.workers import RedisServer, broker, fault_worker, free_port
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.models import Result, Table
+
+pytestmark = [pytest.mark.services("postgres", "redis"), pytest.mark.django_db(transaction=True)]
+
+
+def reference_ratings(streams: list[Stream] | None = None) -> dict[int, Any]:
+    """Counted games in completion order, rated with bare trueskill."""
+    rated = RatedGame.objects.exclude(status=RatedGame.Status.EXCLUDED).order_by(
+        "completed_at", "stream_id"
+    )
+    if streams is not None:
+        rated = rated.filter(stream_id__in=[s.pk for s in streams])
+    return rate_from_scratch((game.players, game.ranks) for game in rated)
+
+
+def pool_ratings() -> dict[int, Any]:
+    pool = RatingPool.objects.get()
+    return {r.player_id: (r.mu, r.sigma, r.games) for r in pool.ratings.filter(games__gt=0)}
+
+
+def assert_ratings(got: dict[int, Any], expected: dict[int, Any]) -> None:
+    assert got.keys() == expected.keys()
+    for player, values in expected.items():
+        assert got[player] == pytest.approx(values, abs=1e-9), player
+
+
+def all_rated(streams: list[Stream]) -> bool:
+    ids = [s.pk for s in streams]
+    return RatedGame.objects.filter(
+        stream_id__in=ids, status=RatedGame.Status.RATED
+    ).count() == len(ids)
+
+
+def exactly_once(streams: list[Stream]) -> None:
+    for stream in streams:
+        current = RatingChange.objects.filter(stream_id=stream.pk, current=True)
+        assert current.count() == stream.seats.count(), stream.pk
+        assert not RatingChange.objects.filter(stream_id=stream.pk, current=False).exists()
+
+
+@pytest.fixture
+def organiser() -> User:
+    return User.objects.create_user("organiser", is_staff=True)
+
+
+@pytest.fixture
+def arbiter() -> User:
+    user = User.objects.create_user("arbiter")
+    user.groups.add(Group.objects.get_or_create(name="arbiters")[0])
+    return user
+
+
+# -- end to end, with the session's worker --------------------------------------------------
+
+
+def play_round(tournament: Any, organiser: Any, number: int) -> list[Stream]:
+    round_ = round_open(tournament, organiser)
+    streams = round_streams(round_)
+    for stream in streams:
+        play_through_api(stream, seed=f"round-{number}")
+    wait_for(lambda: all_rated(streams), timeout=60, what=f"round {number} verified and rated")
+    wait_for(
+        lambda: not tournament_selectors.tables_missing_results(tournament),
+        timeout=30,
+        what=f"round {number}'s table results from the streams",
+    )
+    return [Stream.objects.get(pk=stream.pk) for stream in streams]
+
+
+@pytest.fixture
+def played_tournament(celery_worker_process: Any, organiser: User) -> dict[str, Any]:
+    players = club_players(8)
+    tournament = tournament_start(players, organiser)
+    rounds = [play_round(tournament, organiser, number) for number in (1, 2)]
+    tournament_services.tournament_finish(tournament=tournament)
+    return {"tournament": tournament, "rounds": rounds, "players": players}
+
+
+def test_bots_play_through_the_api_and_the_worker_verifies_and_rates_in_order(
+    played_tournament: dict[str, Any],
+) -> None:
+    streams = list(itertools.chain(*played_tournament["rounds"]))
+    assert Verification.objects.filter(ok=True).count() == len(streams) == 4
+    assert_ratings(pool_ratings(), reference_ratings())
+    pool = RatingPool.objects.get()
+    board = APIClient().get(f"/api/v1/ratings/pools/{pool.pk}/leaderboard").json()["rows"]
+    expected = reference_ratings()
+    by_name = {User.objects.get(pk=p).username: values for p, values in expected.items()}
+    assert {row["username"]: (row["mu"], row["sigma"], row["games"]) for row in board} == {
+        name: pytest.approx(values, abs=1e-9) for name, values in by_name.items()
+    }
+    club = played_tournament["players"][0].club
+    mine = APIClient().get(f"/api/v1/ratings/pools/{pool.pk}/leaderboard?club={club.pk}").json()
+    assert {row["username"] for row in mine["rows"]} == {
+        p.user.username for p in played_tournament["players"] if p.club_id == club.pk
+    }
+    sequences = RatedGame.objects.order_by("completed_at").values_list("sequence", flat=True)
+    assert list(sequences) == [1, 2, 3, 4]
+
+
+def test_a_dispute_overturned_in_round_one_re_rates_later_games_and_changes_standings(
+    played_tournament: dict[str, Any], arbiter: User
+) -> None:
+    tournament = played_tournament["tournament"]
+    first_round = played_tournament["rounds"][0]
+    target = min(first_round, key=lambda s: s.finished_at)
+    later = RatedGame.objects.filter(completed_at__gt=target.finished_at).count()
+    assert later == 3
+    before = {
+        line.registration: line.points
+        for line in tournament_selectors.tournament_standings(tournament)
+    }
+    player = target.seats.get(seat=0).user
+    client = APIClient()
+    client.force_authenticate(player)
+    opened = client.post(
+        "/api/v1/disputes", {"stream": str(target.pk), "reason": "a crown was miscounted"},
+        format="json",
+    )  # fmt: skip
+    assert opened.status_code == 201, opened.json()
+    client.force_authenticate(arbiter)
+    ruled = client.post(
+        f"/api/v1/disputes/{opened.json()['id']}/ruling",
+        {"ruling": "annul", "reason": "the deal was wrong"},
+        format="json",
+    )
+    assert ruled.status_code == 200, ruled.json()
+    job_id = ruled.json()["recompute"]["id"]
+    wait_for(
+        lambda: RecomputeJob.objects.get(pk=job_id).status == RecomputeJob.Status.DONE,
+        timeout=60,
+        what="the recompute job",
+    )
+    job = client.get(f"/api/v1/ratings/recomputes/{job_id}").json()
+    assert (job["done"], job["total"], job["progress"]) == (3, 3, 1.0)
+    assert RatedGame.objects.get(stream_id=target.pk).status == RatedGame.Status.EXCLUDED
+    assert RatingChange.objects.filter(current=False).count() == 4 * (1 + later)
+    assert_ratings(pool_ratings(), reference_ratings())
+    table = Table.objects.get(stream_id=target.pk)
+    assert not table.results.filter(status=Result.Status.CONFIRMED).exists()
+    after = {
+        line.registration: line.points
+        for line in tournament_selectors.tournament_standings(tournament)
+    }
+    seated = set(table.seats.values_list("registration_id", flat=True))
+    for registration, points in before.items():
+        if registration in seated:
+            assert after[registration] <= points
+        else:
+            assert after[registration] == points, "other tables' players keep their points"
+    table_points = sum(tournament.points_by_rank[:4])
+    assert sum(before.values()) - sum(after.values()) == pytest.approx(table_points)
+    assert after != before
+
+
+# -- faults: a private redis-server and private workers ---------------------------------------
+
+
+@pytest.fixture
+def private_redis() -> Iterator[RedisServer]:
+    server = RedisServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+def open_games(users: list[User], count: int) -> list[Stream]:
+    return [
+        stream_open(game_id=GAME, seats=users[index % 2 : index % 2 + 4], options=OPTIONS)
+        for index in range(count)
+    ]
+
+
+@pytest.fixture
+def users() -> list[User]:
+    return [User.objects.create_user(f"fault{i}") for i in range(6)]
+
+
+def test_kill_9_in_the_middle_of_rating_then_each_game_is_rated_exactly_once(
+    private_redis: RedisServer, users: list[User], tmp_path: Path
+) -> None:
+    paused = fault_worker(private_redis, tmp_path / "paused.log", HERALD_FAULT_PAUSE_RATING="120")
+    paused.start()
+    paused.wait_ready()
+    streams = open_games(users, 2)
+    try:
+        with broker(private_redis.url):
+            play_stream(streams[0], bot_seed="kill")
+            wait_for(
+                lambda: "fault pause" in paused.log_text(), timeout=60, what="the rating pause"
+            )
+            paused.kill()
+            assert not RatingChange.objects.exists(), "the killed rating left nothing behind"
+            assert RatedGame.objects.get().status == RatedGame.Status.READY
+            play_stream(streams[1], bot_seed="kill")
+        restarted = fault_worker(private_redis, tmp_path / "restarted.log")
+        restarted.start()
+        wait_for(lambda: all_rated(streams), timeout=90, what="both games rated after restart")
+        wait_for(
+            lambda: restarted.log_text().count("ratings.verify_game") >= 4,
+            timeout=60,
+            what="the killed task redelivered and run again",
+        )
+    finally:
+        paused.kill()
+        if "restarted" in locals():
+            restarted.stop()
+    exactly_once(streams)
+    assert_ratings(pool_ratings(), reference_ratings())
+
+
+def test_redis_stopped_while_games_finish_loses_nothing(
+    private_redis: RedisServer, users: list[User], tmp_path: Path
+) -> None:
+    worker = fault_worker(private_redis, tmp_path / "worker.log")
+    worker.start()
+    worker.wait_ready()
+    streams = open_games(users, 3)
+    try:
+        with broker(private_redis.url):
+            play_stream(streams[0], bot_seed="outage")
+            wait_for(lambda: all_rated(streams[:1]), timeout=60, what="the first game rated")
+            private_redis.stop()
+            for stream in streams[1:]:
+                play_stream(stream, bot_seed="outage")
+            pending = OutboxEntry.objects.filter(dispatched_at__isnull=True)
+            assert pending.count() == 2
+            assert all(entry.last_error for entry in pending)
+            assert Verification.objects.count() == 1
+            private_redis.start()
+            wait_for(lambda: outbox_sweep() or not pending.exists(), timeout=60, what="the sweep")
+            wait_for(lambda: all_rated(streams), timeout=90, what="every game rated")
+    finally:
+        worker.stop()
+    assert Verification.objects.filter(ok=True).count() == 3
+    exactly_once(streams)
+    assert_ratings(pool_ratings(), reference_ratings())
+
+
+def test_a_tampered_stream_fails_verification_in_the_worker_and_opens_a_dispute(
+    private_redis: RedisServer, users: list[User], tmp_path: Path
+) -> None:
+    from django.db import connection, transaction
+
+    worker = fault_worker(private_redis, tmp_path / "worker.log")
+    worker.start()
+    worker.wait_ready()
+    stream = open_games(users, 1)[0]
+    try:
+        with broker(f"redis://127.0.0.1:{free_port()}/0"):  # nobody there: the entry waits
+            play_stream(stream, bot_seed="tamper")
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("ALTER TABLE events_event DISABLE TRIGGER events_event_append_only")
+            cursor.execute(
+                "UPDATE events_event SET payload = jsonb_set(payload, '{seat}', '3') "
+                "WHERE stream_id = %s AND seq = 3",
+                [stream.pk],
+            )
+            cursor.execute("ALTER TABLE events_event ENABLE TRIGGER events_event_append_only")
+        assert Event.objects.get(stream=stream, seq=3).payload["seat"] == 3
+        with broker(private_redis.url):
+            assert outbox_sweep() == 1
+            wait_for(
+                lambda: Verification.objects.filter(stream_id=stream.pk).exists(),
+                timeout=60,
+                what="the verification",
+            )
+    finally:
+        worker.stop()
+    verification = Verification.objects.get(stream_id=stream.pk)
+    assert verification.ok is False
+    assert verification.checks["hash_chain"]["ok"] is False
+    from ratings.models import Dispute
+
+    dispute = Dispute.objects.get(stream_id=stream.pk)
+    assert (dispute.status, dispute.failed_check, dispute.opened_by) == ("open", "hash_chain", None)
+    assert "event 3" in dispute.reason
+    assert RatedGame.objects.get(stream_id=stream.pk).status == RatedGame.Status.EXCLUDED
+    assert not RatingChange.objects.exists()
