@@ -47,7 +47,10 @@ class StreamAccess:
 
     @cached_property
     def privileged(self) -> bool:
-        return is_privileged(self.user)
+        """Staff, or an arbiter who is not playing in this game (a player sees as a player)."""
+        if getattr(self.user, "is_staff", False):
+            return True
+        return self.seat is None and in_group(self.user, ARBITERS)
 
     @property
     def sees_everything(self) -> bool:
@@ -60,7 +63,8 @@ class StreamAccess:
         return self.seat
 
 
-def _seat_of(user: Any, stream_id: UUID | str) -> int | None:
+def seat_of(user: Any, stream_id: UUID | str) -> int | None:
+    """The user's seat at the stream, or None (not seated, anonymous, or no such stream)."""
     if not getattr(user, "is_authenticated", False):
         return None
     seats = StreamSeat.objects.filter(stream_id=stream_id, user=user).values_list("seat", flat=True)
@@ -78,7 +82,7 @@ def access_stream_for_user(user: Any, stream_id: UUID | str) -> StreamAccess:
         stream = None
     if stream is None:
         raise StreamNotFound(f"there is no game stream {stream_id}")
-    access = StreamAccess(stream=stream, user=user, seat=_seat_of(user, stream.pk))
+    access = StreamAccess(stream=stream, user=user, seat=seat_of(user, stream.pk))
     if not stream.public and access.seat is None and not access.privileged:
         raise StreamNotFound(f"there is no game stream {stream_id}")
     return access

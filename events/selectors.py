@@ -233,20 +233,31 @@ def stream_verify(stream: Stream) -> dict[str, Any]:
 
 
 def stream_audit(stream: Stream, *, at: int) -> dict[str, Any]:
-    """The full state after event ``at``, that event in words, and the chain's health up to it."""
+    """The full state after event ``at``, that event in words, and the chain's health up to it.
+
+    When the log does not replay up to ``at`` (a tampered or broken record), ``state`` is None
+    and ``replay_error`` says which step failed and why.
+    """
     events = list(Event.objects.filter(stream=stream, seq__lte=at).order_by("seq"))
     event = events[-1]
-    state, trail = replay_stream(stream, until=at)
     game = game_of(stream)
-    return {
+    audit: dict[str, Any] = {
         "at": at,
         "event": event_json(event, full=True),
         "text": describe_event(event, game),
-        "state": game.state_to_json(state),
-        "to_act": game.to_act(state),
         "hash_ok": check_hash_chain(events).ok,
-        "steps": len(trail) - 1,
+        "state": None,
+        "to_act": [],
+        "steps": 0,
+        "replay_error": None,
     }
+    try:
+        state, trail = replay_stream(stream, until=at)
+    except EngineError as exc:
+        audit["replay_error"] = str(exc)
+        return audit
+    audit.update(state=game.state_to_json(state), to_act=game.to_act(state), steps=len(trail) - 1)
+    return audit
 
 
 def describe_event(event: Event, game: Any = None) -> str:

@@ -109,10 +109,11 @@ class AuditSerializer(serializers.Serializer):
     at = serializers.IntegerField()
     event = EventSerializer()
     text = serializers.CharField()
-    state = serializers.DictField()
+    state = serializers.DictField(allow_null=True, help_text="the full state, seed included")
     to_act = serializers.ListField(child=serializers.IntegerField())
     hash_ok = serializers.BooleanField()
-    steps = serializers.IntegerField()
+    steps = serializers.IntegerField(help_text="moves replayed")
+    replay_error = serializers.CharField(allow_null=True)
 
 
 class CheckSerializer(serializers.Serializer):

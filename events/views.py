@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
+from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -25,7 +26,7 @@ from rest_framework.views import APIView
 import engine
 from engine.core import BadMove, IllegalMove, InvalidOptions, UnknownGame
 from events import errors, selectors, serializers
-from events.access import StreamAccess, access_stream_for_user, can_open_streams
+from events.access import StreamAccess, access_stream_for_user, can_open_streams, seat_of
 from events.services import stream_append_move, stream_open
 from herald.api import ApiError
 
@@ -60,25 +61,6 @@ def api_errors() -> Iterator[None]:
         raise ApiError(422, "invalid_options", str(exc)) from None
 
 
-class BoundedJSONParser(JSONParser):
-    """JSON bodies up to ``DATA_UPLOAD_MAX_MEMORY_SIZE``; larger ones are a 413, not a crash."""
-
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        request = (parser_context or {}).get("request")
-        declared = request.META.get("CONTENT_LENGTH") if request is not None else None
-        if declared and declared.isdigit() and int(declared) > limit:
-            raise _too_large(limit)
-        if stream is None:
-            return super().parse(stream, media_type, parser_context)
-        body = stream.read(limit + 1)
-        if len(body) > limit:
-            raise _too_large(limit)
-        import io
-
-        return super().parse(io.BytesIO(body), media_type, parser_context)
-
-
 def _too_large(limit: int) -> ApiError:
     return ApiError(413, "too_large", f"the request body is larger than {limit // 1024} KiB")
 
@@ -101,7 +83,14 @@ def _responses(ok: Any, *codes: int) -> dict[int, Any]:
 
 
 class StreamAPIView(APIView):
-    parser_classes = [BoundedJSONParser]
+    """JSON in and out; a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413, not a crash."""
+
+    parser_classes = [JSONParser]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, RequestDataTooBig):
+            exc = _too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        return super().handle_exception(exc)
 
 
 class TokenView(StreamAPIView):
@@ -214,21 +203,24 @@ class MoveView(StreamAPIView):
         },
     )
     def post(self, request: Request, stream_id: str) -> Response:
-        access = _access(request, stream_id)
-        if access.seat is None:
+        seat = seat_of(
+            request.user, stream_id
+        )  # one query on the hot path; the lock finds the rest
+        if seat is None:
+            _access(request, stream_id)  # a 404 when there is no such stream
             raise ApiError(403, "forbidden", "you have no seat at this table: you cannot move here")
         data = _valid(serializers.MoveRequestSerializer, request)
         with api_errors():
             outcome = stream_append_move(
-                stream_id=access.stream.pk,
-                seat=access.seat,
+                stream_id=stream_id,
+                seat=seat,
                 move=data["move"],
                 expected_version=data["expected_version"],
                 idempotency_key=_idempotency_key(request),
             )
         body = {
             "version": outcome.version,
-            "event": selectors.event_json(outcome.events[0], full=False, seat=access.seat),
+            "event": selectors.event_json(outcome.events[0], full=False, seat=seat),
         }
         return Response(body, status=status.HTTP_201_CREATED)
 

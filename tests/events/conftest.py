@@ -17,6 +17,12 @@ from tests.events import toy_game
 
 
 @pytest.fixture(autouse=True)
+def fast_passwords(settings: Any) -> None:
+    """Hash test passwords cheaply: the default hasher takes most of a second per user here."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def toy() -> Iterator[toy_game.ToyDraw]:
     """The toy game in the engine registry for each test; the state cache starts empty."""
     state_cache.clear()
