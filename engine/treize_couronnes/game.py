@@ -32,7 +32,7 @@ from engine.treize_couronnes.cards import (
     King,
     Reward,
 )
-from engine.treize_couronnes.laws import ways
+from engine.treize_couronnes.laws import fulfils, ways
 from engine.treize_couronnes.state import (
     MOVES,
     NOBODY,
@@ -255,8 +255,28 @@ class TreizeCouronnes(Game[CouronnesState]):
         if state.phase not in APPLY_PHASES:
             raise IllegalMove("the law can only be applied at the start of a turn, after "
                               "changing the King, or again right after applying it")  # fmt: skip
-        if move not in self._law_moves(state, seat):
+        if not self._law_allows(state, seat, move):
             raise IllegalMove(self._why_law_refused(state, seat, move, king))
+
+    def _law_allows(self, state: CouronnesState, seat: int, move: Move) -> bool:
+        """The direct check of a law move (the same answer as ``move in _law_moves``)."""
+        action = self.king(state).action
+        if action.once or isinstance(move, Claim):
+            return isinstance(move, Claim) and move in self._law_moves(state, seat)
+        expected = Reveal if action.kind is ActionKind.REVEAL else Discard
+        if not isinstance(move, expected):
+            return False
+        usable = [c for c in state.hands[seat] if c not in state.revealed]
+        way = (move.cards, move.jokers, move.blasons)
+        kings = KINGS[state.edition]
+        return fulfils(
+            action,
+            way,
+            usable=usable,
+            blasons=state.blasons[seat],
+            kings=kings,
+            announced=state.announced,
+        )
 
     def _why_law_refused(self, state: CouronnesState, seat: int, move: Move, king: King) -> str:
         action = king.action

@@ -72,3 +72,56 @@ def _blason_choices(missing: Mapping[str, int], held: Sequence[str]) -> Iterable
     ranges = [range(min(missing[c], held.count(c)) + 1) for c in missing]
     for counts in product(*ranges):
         yield tuple(sorted(c for c, n in zip(missing, counts, strict=True) for _ in range(n)))
+
+
+def fulfils(
+    action: Action,
+    way: Way,
+    *,
+    usable: Sequence[str],
+    blasons: Sequence[str],
+    kings: Mapping[str, King],
+    announced: str,
+) -> bool:
+    """Whether ``way`` is one of :func:`ways` — checked directly, without listing them all."""
+    cards, jokers, used = way
+    if action.kind is ActionKind.DISCARD_BLASON:
+        return not cards and not jokers and len(used) == 1 and used[0] in blasons
+    if not _well_formed(way, usable, blasons, kings):
+        return False
+    return any(_fulfils_need(need, way, usable, kings) for need in _needs(action, announced))
+
+
+def _well_formed(
+    way: Way, usable: Sequence[str], blasons: Sequence[str], kings: Mapping[str, King]
+) -> bool:
+    """Sorted, distinct cards from the usable ones; jokers are special; blasons are held."""
+    cards, jokers, used = way
+    if list(cards) != sorted(set(cards)) or list(jokers) != sorted(set(jokers)):
+        return False
+    if list(used) != sorted(used) or set(cards) & set(jokers):
+        return False
+    if any(c not in usable for c in (*cards, *jokers)):
+        return False
+    if not all(kings[j].special for j in jokers):
+        return False
+    return all(used.count(colour) <= blasons.count(colour) for colour in set(used))
+
+
+def _fulfils_need(
+    need: Mapping[str, int], way: Way, usable: Sequence[str], kings: Mapping[str, King]
+) -> bool:
+    cards, jokers, used = way
+    if any(kings[c].colour not in need for c in cards) or any(b not in need for b in used):
+        return False
+    missing_total = 0
+    for colour, count in need.items():
+        available = sum(1 for c in usable if kings[c].colour == colour)
+        real = sum(1 for c in cards if kings[c].colour == colour)
+        if real != min(count, available):
+            return False
+        missing = count - real
+        if used.count(colour) > missing:
+            return False
+        missing_total += missing
+    return missing_total - len(used) == len(jokers)
