@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import EDITIONS, MALANDRIN, RANKS_PER_COLOUR, STANDARD
-from engine.sept_blasons.rules import cards_won, round_score, trick_winner
+from engine.sept_blasons.rules import cards_won, colour_scores, trick_winner
 from engine.sept_blasons.state import (
     BOURGEOISIE,
     FREE,
@@ -323,8 +323,11 @@ def _take_card(game: SeptBlasons, state: SeptState, seat: int, move: mv.TakeCard
 def _end_round(game: SeptBlasons, state: SeptState) -> None:
     """Score the round (7B-3), then end the game or deal the next round."""
     n, edition = state.players, EDITIONS[state.edition]
-    scores = [round_score(cards_won(state.tricks[s]), state.fronts[s], s, n) for s in range(n)]
+    lines = [colour_scores(cards_won(state.tricks[s]), state.fronts[s], s, n) for s in range(n)]
+    best = [max(seat_lines, key=lambda line: line.points) for seat_lines in lines]
+    scores = [line.points for line in best]
     state.round_scores.append(scores)
+    state.round_colours.append([line.colour if line.points else -1 for line in best])
     state.totals = [t + s for t, s in zip(state.totals, scores, strict=True)]
     state.stats.rounds += 1
     state.note("score", f"round {state.round} scores: {scores}; totals: {state.totals}",

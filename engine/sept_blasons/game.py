@@ -510,16 +510,31 @@ class SeptBlasons(Game[SeptState]):
         if state.phase != OVER:
             return None
         edition = EDITIONS[state.edition]
-        n = state.players
         details: dict[str, Any] = {
             "rounds": [list(scores) for scores in state.round_scores],
             "tie_break_rounds": max(0, state.round - edition.rounds),
-            "colours": [edition.colours[s] for s in range(n)],
+            "players": [self._breakdown(state, seat) for seat in range(state.players)],
             "rule": "highest total over the rounds wins; while the top total is tied after "
             f"{edition.rounds} rounds, another round is played (at most {MAX_TIE_BREAK_ROUNDS}; "
-            "a tie that remains shares the rank)",
+            "a tie that remains shares the rank); each round scores the player's best colour",
         }
         return Result(tuple(float(t) for t in state.totals), ranks_from_keys(state.totals), details)
+
+    def _breakdown(self, state: SeptState, seat: int) -> dict[str, Any]:
+        """One player's colour, total and, per round, the score and the colour that made it."""
+        colours = EDITIONS[state.edition].colours
+        return {
+            "seat": seat,
+            "colour": colours[seat],
+            "total": state.totals[seat],
+            "rounds": [
+                {
+                    "score": scores[seat],
+                    "scored_with": colours[best[seat]] if best[seat] >= 0 else None,
+                }
+                for scores, best in zip(state.round_scores, state.round_colours, strict=True)
+            ],
+        }
 
     def describe(self, move: Move, seat: int) -> str:
         return views.describe(move, seat)
@@ -547,5 +562,6 @@ class SeptBlasons(Game[SeptState]):
             b_count=state.b_count, bourgeoisie=list(state.bourgeoisie),
             b_used=list(state.b_used), seen_tricks=[list(s) for s in state.seen_tricks],
             totals=list(state.totals), round_scores=[list(r) for r in state.round_scores],
+            round_colours=[list(r) for r in state.round_colours],
             stats=state.stats.copy(),
         )  # fmt: skip

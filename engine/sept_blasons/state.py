@@ -95,4 +95,5 @@ class SeptState(GameState):
     seen_tricks: list[list[int]] = field(default_factory=list)  # per seat: owner * 64 + index
     totals: list[int] = field(default_factory=list)
     round_scores: list[list[int]] = field(default_factory=list)  # per round, per seat
+    round_colours: list[list[int]] = field(default_factory=list)  # the scoring colour (-1: none)
     stats: Stats = field(default_factory=Stats)

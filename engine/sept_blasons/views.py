@@ -148,10 +148,15 @@ def view(game: SeptBlasons, state: SeptState, seat: int | None) -> dict[str, Any
     return shown
 
 
+def _colour_words(colour: int) -> str:
+    colours = STANDARD.colours
+    return colours[colour] if 0 <= colour < len(colours) else f"colour {colour}"
+
+
 def _pile_words(pick: int) -> str:
     if pick == mv.FACE_DOWN:
         return "a face-down token from the draw pile, at random"
-    return f"the face-up token of colour {pick} from the draw pile"
+    return f"the face-up {_colour_words(pick)} token from the draw pile"
 
 
 def _token_words(seat: int, slot: int) -> str:
@@ -187,7 +192,10 @@ def describe(move: Move, seat: int) -> str:
     if isinstance(move, mv.ConsultTrick):
         return f"{who} consults trick {move.trick} of seat {move.seat}"
     if isinstance(move, mv.TakeCard):
-        return f"{who} takes the colour-{move.colour} card from seat {move.seat}'s tricks"
+        return (
+            f"{who} takes the {_colour_words(move.colour)} card of its bourgeoisie character "
+            f"from seat {move.seat}'s tricks"
+        )
     if isinstance(move, mv.ConsultToken):
         return f"{who} looks at token slot {move.slot} of seat {move.seat}"
     return f"{who} finishes its bourgeoisie action"

@@ -155,3 +155,37 @@ def test_a_round_that_is_won_is_scored_into_the_totals() -> None:
     assert state.round == 2
     assert state.round_scores[0] == [max(6 * 1, 4 * 1), 0, 0]
     assert state.totals == [6, 0, 0]
+
+
+def test_the_result_explains_each_players_rounds_and_the_tie_breaks() -> None:
+    state = new_game(players=3, seed="details")
+    set_tokens(state, [[(1, True), (2, True)], [(0, True)], [(0, True)]])
+    state.trick_no = 7
+    play_cards(state, [7, 6, 4])
+    state.round = 3
+    state.totals = [6, 1, 0]
+    _last_trick_of_round(state, [7, 7, 7])
+    result = GAME.result(state)
+    assert result is not None
+    assert result.details["rounds"] == [[6, 0, 0], [0, 0, 0]]
+    seat0 = result.details["players"][0]
+    assert seat0["colour"] == "Aubigny"
+    assert seat0["rounds"][0] == {"score": 6, "scored_with": "Bellay"}
+    assert seat0["rounds"][1] == {"score": 0, "scored_with": None}
+    assert result.details["tie_break_rounds"] == 0
+    assert "best colour" in result.details["rule"]
+
+
+def test_moves_read_as_sentences() -> None:
+    from engine.sept_blasons.moves import Steal, TakeToken
+
+    assert GAME.describe(PlayCard(3), 2) == "seat 2 plays the magistrat (3)"
+    assert GAME.describe(PlayCard(0, True), 1) == (
+        "seat 1 plays the malandrin (*) and activates its bourgeoisie card"
+    )
+    assert GAME.describe(Steal(2, "value"), 0) == (
+        "seat 0's malandrin takes the value of the card in play position 2"
+    )
+    assert (
+        GAME.describe(TakeToken(1), 4) == "seat 4 takes the face-up Bellay token from the draw pile"
+    )
