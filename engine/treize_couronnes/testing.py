@@ -66,4 +66,16 @@ def summarize(finished: Sequence[tuple[GameState, Result]]) -> list[str]:
     ]
     for label, crowns in sorted(by_law.items(), key=lambda item: -item[1]):
         lines.append(f"  {label:<48} {crowns:>7}  {100 * crowns / total:5.1f}%")
+    lines.extend(_wins_by_seat(states))
+    return lines
+
+
+def _wins_by_seat(states: Sequence[CouronnesState]) -> list[str]:
+    """13-crown wins by seat for each player count: does the compensation even out seat 0's start?"""
+    lines = ["13-crown wins by seat (seat 0 starts; seat s starts with s crowns):"]
+    for players in sorted({s.players for s in states}):
+        games = [s for s in states if s.players == players]
+        wins = Counter(s.winner for s in games if s.winner >= 0)
+        shares = ", ".join(f"{100 * wins[seat] / len(games):.0f}%" for seat in range(players))
+        lines.append(f"  {players} players ({len(games)} games): {shares}")
     return lines
