@@ -23,6 +23,7 @@ from tournaments.models import Player, Registration, Result, Round, Table, Tourn
 from tournaments.serializers import (
     CheckInIn,
     CutIn,
+    GroupsIn,
     ImportIn,
     PairIn,
     RegistrationIn,
@@ -377,3 +378,17 @@ class StageListView(TournamentView):
             advance=data.get("advance"),
         )
         return Response(StageOut(stage).data, status=status.HTTP_201_CREATED)
+
+
+class GroupsView(TournamentView):
+    @extend_schema(
+        request=GroupsIn,
+        responses={200: StageOut, **ERRORS},
+        summary="Deal the checked-in players into groups by snake seeding (before round 1)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        require_organiser(request, tournament)
+        count = self.body(GroupsIn, request)["groups"]
+        stage = services.stage_split_groups(tournament=tournament, groups=count)
+        return Response(StageOut(stage).data)

@@ -109,6 +109,11 @@ class Stage(models.Model):
     bracket = models.JSONField(
         null=True, blank=True, help_text="The bracket as the pairing made it."
     )
+    groups = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Group stage: registration id (as text) -> group name; tables stay in a group.",
+    )
 
     class Meta:
         ordering = ["tournament", "order"]

@@ -56,6 +56,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "rows": [(line, line.tiebreak_values(names)) for line in lines],
+        "grouped": any(line.group for line in lines),
         "tiebreakers": [TIEBREAKER_LABELS.get(name, name) for name in names],
         "latest": selectors.round_latest(tournament),
     }

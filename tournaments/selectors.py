@@ -235,6 +235,7 @@ class StandingLine:
     wins: int
     byes: int
     dropped: bool
+    group: str = ""
 
     def tiebreak_values(self, names: Sequence[str]) -> list[float]:
         """The tie-breaks in the tournament's order (0 for one not computed)."""
@@ -247,6 +248,8 @@ def tournament_standings(tournament: Tournament) -> list[StandingLine]:
         reg.id: reg
         for reg in tournament.registrations.select_related("player__club").order_by("id")
     }
+    grouped = tournament.stages.exclude(groups={}).order_by("order").first()
+    groups = grouped.groups if grouped is not None else {}
     lines = []
     for row in standings_rows(tournament):
         reg = regs[row.entrant]
@@ -262,6 +265,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingLine]:
                 wins=row.wins,
                 byes=row.byes,
                 dropped=reg.is_dropped,
+                group=groups.get(str(reg.id), ""),
             )
         )
     return lines

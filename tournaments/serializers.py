@@ -202,13 +202,14 @@ class StandingOut(serializers.Serializer):
     wins = serializers.IntegerField()
     byes = serializers.IntegerField()
     dropped = serializers.BooleanField()
+    group = serializers.CharField(help_text="The player's group in a group stage, or empty.")
 
 
 # -- stages and brackets -----------------------------------------------------------------------
 class StageOut(serializers.ModelSerializer):
     class Meta:
         model = Stage
-        fields = ["id", "order", "name", "format", "cut_top", "advance", "bracket"]
+        fields = ["id", "order", "name", "format", "cut_top", "advance", "groups", "bracket"]
 
 
 class CutIn(serializers.Serializer):
@@ -219,3 +220,7 @@ class CutIn(serializers.Serializer):
     advance = serializers.IntegerField(
         min_value=1, required=False, help_text="Knockout: how many of each table go on."
     )
+
+
+class GroupsIn(serializers.Serializer):
+    groups = serializers.IntegerField(min_value=1, max_value=64)

@@ -446,6 +446,68 @@ def _draw(tournament: Tournament, fmt: str, number: int, attempt: int) -> pairin
         raise InvalidInput(str(exc)) from None
 
 
+def _draw_in_groups(
+    tournament: Tournament, stage: Stage, fmt: str, number: int, attempt: int
+) -> pairing.Pairing:
+    """One draw per group (tables never mix groups), merged into one round."""
+    inputs = _pairing_inputs(tournament, number)
+    groups = _groups_with_late_entries(stage, [e.id for e in inputs.entrants])
+    draws = []
+    for name in sorted(set(groups.values())):
+        members = [e for e in inputs.entrants if groups[e.id] == name]
+        if not members:
+            continue
+        try:
+            draws.append(
+                pairing.pair_round(
+                    fmt,
+                    members,
+                    inputs.history,
+                    inputs.rule,
+                    round_number=number,
+                    seed=f"{tournament.pairing_seed}:{number}:{attempt}:{name}",
+                )
+            )
+        except pairing.PairingError as exc:
+            raise InvalidInput(f"Group {name}: {exc}") from None
+    return _merged(draws)
+
+
+def _groups_with_late_entries(stage: Stage, entrants: Sequence[int]) -> dict[int, str]:
+    """Registration id -> group; a late entrant joins the group with the fewest players."""
+    groups = {int(reg): name for reg, name in stage.groups.items()}
+    for reg in entrants:
+        if reg not in groups:
+            sizes = dict.fromkeys(sorted(set(groups.values())), 0)
+            for other in entrants:
+                if other in groups:
+                    sizes[groups[other]] += 1
+            groups[reg] = min(sizes, key=lambda name: (sizes[name], name))
+    if len(groups) != len(stage.groups):
+        stage.groups = {str(reg): name for reg, name in groups.items()}
+        stage.save(update_fields=["groups"])
+    return groups
+
+
+def _merged(draws: Sequence[pairing.Pairing]) -> pairing.Pairing:
+    """Several groups' draws as one: tables in group order, quality figures combined."""
+    tables = tuple(t for d in draws for t in d.tables)
+    totals = ("repeat_pairs", "floaters", "tables", "byes")
+    quality: dict[str, float] = {
+        key: float(sum(d.quality.get(key, 0.0) for d in draws)) for key in totals
+    }
+    for key in ("max_score_spread", "seat_imbalance"):
+        quality[key] = float(max((d.quality.get(key, 0.0) for d in draws), default=0.0))
+    weighted = sum(d.quality.get("mean_score_spread", 0.0) * len(d.tables) for d in draws)
+    quality["mean_score_spread"] = weighted / len(tables) if tables else 0.0
+    return pairing.Pairing(
+        tables=tables,
+        byes=tuple(b for d in draws for b in d.byes),
+        quality=quality,
+        warnings=tuple(w for d in draws for w in d.warnings),
+    )
+
+
 def _save_draw(round_: Round, draw: pairing.Pairing) -> None:
     """Plain values → rows: one Table per table (seats in order), one per bye."""
     regs = {reg.id: reg for reg in round_.tournament.registrations.all()}
@@ -534,7 +596,10 @@ def _round_drawn(
     fmt = PAIRED_FORMATS.get(Format(stage.format))
     if fmt is None:
         raise InvalidInput(f"The stage {stage.name!r} has no format that pairs rounds.")
-    draw = _draw(tournament, fmt, number, attempt)
+    if stage.groups:
+        draw = _draw_in_groups(tournament, stage, fmt, number, attempt)
+    else:
+        draw = _draw(tournament, fmt, number, attempt)
     names = selectors.registration_names(tournament)
     round_ = Round.objects.create(
         tournament=tournament,
@@ -998,12 +1063,17 @@ def stage_cut(
     active = {
         r.id for r in selectors.active_registrations(tournament, _next_round_number(tournament))
     }
-    rows = [row for row in selectors.standings_rows(tournament) if row.entrant in active]
+    current = _current_stage(tournament)
+    groups = {int(reg): name for reg, name in current.groups.items()} or None
+    rows = [
+        row
+        for row in selectors.standings_rows(tournament)
+        if row.entrant in active and (groups is None or row.entrant in groups)
+    ]
     try:
-        seeds = pairing.cut(rows, top=top)
+        seeds = pairing.cut(rows, top=top, groups=groups)
     except pairing.PairingError as exc:
         raise InvalidInput(str(exc)) from None
-    current = _current_stage(tournament)
     stage = Stage.objects.create(
         tournament=tournament,
         order=current.order + 1,
@@ -1014,4 +1084,30 @@ def stage_cut(
     )
     stage.bracket = _bracket_build(stage, seeds).to_json()
     stage.save(update_fields=["bracket"])
+    return stage
+
+
+@transaction.atomic
+def stage_split_groups(*, tournament: Tournament, groups: int) -> Stage:
+    """Deal the checked-in players into ``groups`` groups by snake seeding (before round 1):
+    each group is paired on its own, then :func:`stage_cut` takes the best of each group."""
+    stage = _current_stage(tournament)
+    if stage.rounds.exists():
+        raise WrongState(
+            f"The stage {stage.name!r} has begun: groups are set before its first round."
+        )
+    if stage.format not in PAIRED_FORMATS:
+        raise InvalidInput("Groups are played as Swiss or round robin, not as a bracket.")
+    seeds = _bracket_seeds(tournament, _next_round_number(tournament))
+    if groups < 1 or groups > max(1, len(seeds) // tournament.table_preferred):
+        raise InvalidInput(
+            f"{len(seeds)} checked-in players make at most "
+            f"{max(1, len(seeds) // tournament.table_preferred)} groups of "
+            f"{tournament.table_preferred}, not {groups}."
+        )
+    dealt = pairing.split_groups(seeds, groups)
+    stage.groups = {
+        str(reg): chr(ord("A") + index) for index, members in enumerate(dealt) for reg in members
+    }
+    stage.save(update_fields=["groups"])
     return stage

@@ -30,6 +30,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("tournaments/<int:pk>/rounds", api.RoundListView.as_view(), name="round-list"),
     path("tournaments/<int:pk>/stages", api.StageListView.as_view(), name="stage-list"),
+    path("tournaments/<int:pk>/groups", api.GroupsView.as_view(), name="groups"),
     path("tournaments/<int:pk>/standings", api.StandingsView.as_view(), name="standings"),
     path("rounds/<int:pk>", api.RoundDetailView.as_view(), name="round-detail"),
     path("rounds/<int:pk>/repair", api.RoundRepairView.as_view(), name="round-repair"),

@@ -126,3 +126,34 @@ def test_the_stages_endpoint_serves_the_bracket(organiser: Any) -> None:
     winners = {m["result"][0] for m in first_round}
     assert set(final["slots"]) == winners
     assert Registration.objects.filter(pk__in=winners).count() == 2
+
+
+def test_groups_then_a_cut_of_the_best_two_of_each(organiser: Any) -> None:
+    tournament = make_tournament(organiser=organiser)
+    regs = register_players(tournament, 16)
+    client = APIClient()
+    client.force_authenticate(organiser)
+    stage = client.post(
+        f"/api/v1/tournaments/{tournament.pk}/groups", {"groups": 2}, format="json"
+    ).json()
+    group_of = {int(reg): name for reg, name in stage["groups"].items()}
+    assert sorted(group_of) == sorted(r.id for r in regs)
+    assert sorted(group_of.values()).count("A") == 8
+    # snake seeding: seeds 1 and 4 in group A, seeds 2 and 3 in group B
+    by_seed = {r.seed: r.id for r in regs}
+    assert (group_of[by_seed[1]], group_of[by_seed[2]]) == ("A", "B")
+    assert (group_of[by_seed[3]], group_of[by_seed[4]]) == ("B", "A")
+    for _ in range(2):
+        round_ = services.round_pair_next(tournament=tournament)
+        for table in round_.tables.all():
+            assert len({group_of[s.registration_id] for s in table.seats.all()}) == 1
+        finish_round(round_)
+    lines = _standings(tournament)
+    assert {line.group for line in lines} == {"A", "B"}
+    best = {name: [line.registration for line in lines if line.group == name][:2] for name in "AB"}
+    with pytest.raises(WrongState, match="has begun"):
+        services.stage_split_groups(tournament=tournament, groups=2)
+    playoff = services.stage_cut(tournament=tournament, top=2, format="single_elimination")
+    seeds = playoff.bracket["meta"]["seeds"]
+    assert set(seeds[:2]) == {best["A"][0], best["B"][0]}  # group winners seeded first
+    assert set(seeds[2:]) == {best["A"][1], best["B"][1]}
