@@ -6,10 +6,12 @@ of paper on the club's wall.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from tournaments import exports, selectors
+from tournaments import exports, selectors, services
 from tournaments.models import Round, Tournament
 
 TIEBREAKER_LABELS = {
@@ -83,3 +85,48 @@ def pairings_csv(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     round_ = _round(tournament, number)
     text = exports.pairings_csv(selectors.pairings_by_table(round_))
     return _csv(text, f"tournament-{tournament.pk}-round-{number}.csv")
+
+
+def bracket(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every bracket stage drawn as columns of matches, names filled in as results arrive."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    names = selectors.registration_names(tournament)
+    stages = []
+    for stage in tournament.stages.order_by("order"):
+        current = services.bracket_current(stage=stage)
+        if current is None:
+            continue
+        stages.append({"stage": stage, "columns": _columns(current.to_json(), names)})
+    if not stages:
+        raise Http404(f"{tournament.name} has no bracket.")
+    return render(request, "tournaments/bracket.html", {"tournament": tournament, "stages": stages})
+
+
+SECTION_TITLES = {
+    "winners": "Winners",
+    "losers": "Losers",
+    "final": "Grand final",
+    "knockout": "Round",
+}
+
+
+def _columns(drawn: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
+    """The bracket JSON with names: one column per (section, round)."""
+    columns = []
+    for column in drawn["rounds"]:
+        matches = []
+        for match in column["matches"]:
+            result = match["result"] or []
+            slots = [
+                {
+                    "name": "bye"
+                    if slot is None and i in match["bye_slots"]
+                    else names.get(slot, "—"),
+                    "place": result.index(slot) + 1 if slot in result else None,
+                }
+                for i, slot in enumerate(match["slots"])
+            ]
+            matches.append({"id": match["id"], "slots": slots, "decided": bool(result)})
+        title = SECTION_TITLES.get(column["section"], column["section"])
+        columns.append({"title": f"{title} {column['round']}", "matches": matches})
+    return columns

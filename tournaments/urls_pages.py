@@ -8,6 +8,7 @@ app_name = "tournament-pages"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:pk>/standings/", pages.standings, name="standings"),
+    path("<int:pk>/bracket/", pages.bracket, name="bracket"),
     path("<int:pk>/standings.csv", pages.standings_csv, name="standings-csv"),
     path("<int:pk>/pairings/<int:number>/", pages.pairings_by_table, name="pairings"),
     path(

@@ -110,3 +110,22 @@ def test_imported_players_come_back_in_the_standings_csv(
     points = [float(r["points"]) for r in rows]
     assert points == sorted(points, reverse=True)
     assert sum(1 for r in rows if r["wins"] == "1") == played.tables.filter(is_bye=False).count()
+
+
+def test_the_bracket_page_names_the_players(organiser: object) -> None:
+    from tests.tournaments.factories import make_tournament, register_players
+
+    tournament = make_tournament(
+        organiser=organiser, format="single_elimination", table_preferred=None, table_allowed=None
+    )
+    regs = register_players(tournament, 5)
+    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    for table in round_.tables.all():
+        services.result_enter(table=table, by=None, ranks=[1, 2])
+    html = get_page(f"/tournaments/{tournament.pk}/bracket/")
+    assert "Winners 1" in html
+    assert "Winners 3" in html
+    for reg in regs:
+        assert reg.player.display_name in html
+    assert "bye" in html
+    assert Client().get(f"/tournaments/{tournament.pk + 1000}/bracket/").status_code == 404
