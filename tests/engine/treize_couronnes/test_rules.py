@@ -451,6 +451,15 @@ def test_hole_kings_show_through_recursively() -> None:
     assert GAME.view(after, 0)["king"]["reward"] == "crowns:3"
 
 
+def test_rulebook_example_a_green_hole_king_covers_the_orange_king_whose_reward_shows() -> None:
+    # "The former King in power (orange card) is replaced by the new King in power (green card)"
+    state = table(hands=[["G12", "B01", "B02"], ["P01"]], kings=["B03", "O04"])
+    after = play(state, ChangeKing("G12"))
+    assert GAME.king(after).id == "G12"
+    assert GAME.showing_through(after) == "O04"
+    assert play(after, Reveal(("B01", "B02"))).crowns[0] == 4  # O04's 4 crowns through the hole
+
+
 # -- guards (13C-2) ----------------------------------------------------------------------
 
 
@@ -513,6 +522,13 @@ def test_redo_hand_discards_any_number_then_draws_to_six() -> None:
     assert after.hands[0] == ["B02", "P01", "P02", "P03", "P04", "P05"]
     assert after.crowns[0] == 0
     assert GAME.legal_moves(after, 0) == [EndTurn()]
+
+
+def test_rulebook_example_the_player_completes_their_hand_to_6_cards() -> None:
+    state = table(hands=[["B01", "O01", "G01", "P01"], ["B02"]], draw=["P02", "P03", "P04"])
+    after = play(state, RedoDiscard("G01"), RedoDraw())
+    assert after.hands[0] == ["B01", "O01", "P01", "P02", "P03", "P04"]
+    assert len(after.hands[0]) == 6
 
 
 def test_redo_hand_with_no_discard_just_draws() -> None:
