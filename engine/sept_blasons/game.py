@@ -502,6 +502,10 @@ class SeptBlasons(Game[SeptState]):
     def play(self, state: SeptState, seat: int, move: Move) -> None:
         flow.carry_out(self, state, seat, move)
 
+    def decode_move(self, data: Any) -> Move:
+        """A move from its JSON form (raises BadMove when malformed), fast for valid moves."""
+        return mv.decode(data)
+
     # -- reading ----------------------------------------------------------------------------
     def view(self, state: SeptState, seat: int | None) -> dict[str, Any]:
         return views.view(self, state, seat)

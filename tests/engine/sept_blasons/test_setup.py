@@ -108,3 +108,20 @@ def test_the_standard_data_file_loads() -> None:
     assert next(c.name for c in edition.characters) == "malandrin"
     assert [b.name for b in edition.bourgeoisie_for(3)] == ["large", "medium", "small"]
     assert [b.name for b in edition.bourgeoisie_for(4)] == ["high", "large", "medium", "small"]
+
+
+def test_the_fast_move_decoder_agrees_with_the_generic_one() -> None:
+    from engine.core import BadMove
+    from engine.sept_blasons.moves import MOVES, ExchangeWith, Finish, PlayCard, Steal
+
+    for move in (PlayCard(3, True), Steal(2, "power"), ExchangeWith(-1, 4), Finish()):
+        assert GAME.decode_move(move.to_json()) == MOVES.decode(move.to_json()) == move
+    for bad in (
+        {"type": "play", "rank": True, "bourgeoisie": False},
+        {"type": "play", "rank": 3},
+        {"type": "play", "rank": 3.0, "bourgeoisie": False},
+        {"type": "steal", "card": 1, "mode": 2},
+        {"type": "finish", "extra": 1},
+    ):
+        with pytest.raises(BadMove):
+            GAME.decode_move(bad)
