@@ -522,17 +522,18 @@ class TreizeCouronnes(Game[CouronnesState]):
         return self._victim_choices(state, seat, kind, amount) == [()]
 
     def _gain_crowns(self, state: CouronnesState, seat: int, amount: int, source: str) -> None:
+        private = [seat] if state.hidden_crowns else None
         if source == "from the reserve":
             taken = min(amount, state.reserve_crowns)
             state.reserve_crowns -= taken
             if taken < amount:
-                state.note("reward", f"the reserve is short: {amount - taken} crown(s) lost")
+                state.note("reward", "the reserve is short: crowns are lost",
+                           {"lost": amount - taken}, private)  # fmt: skip
         else:
             taken = amount
         state.crowns[seat] += taken
         key = state.kings[-1]
         state.law_crowns[key] = state.law_crowns.get(key, 0) + taken
-        private = [seat] if state.hidden_crowns else None
         state.note("crowns", f"seat {seat} gains crowns {source}", {"crowns": taken}, private)
         if state.crowns[seat] >= CROWNS_TO_WIN:
             state.winner = seat

@@ -322,7 +322,8 @@ def test_reward_crowns_partly_lost_when_the_reserve_runs_short() -> None:
     after = play(state, Discard(("O01", "O02")))
     assert after.crowns[0] == 1
     assert after.reserve_crowns == 0
-    assert "1 crown(s) lost" in effects_text(after)
+    short = next(e for e in after.effects if "crowns are lost" in e.text)
+    assert short.data == {"lost": 1}
 
 
 def test_reward_guard_lost_when_the_reserve_has_none() -> None:
