@@ -38,6 +38,7 @@ from events.states import current_state, game_of, save_snapshot, state_cache
 logger = logging.getLogger(__name__)
 
 SEED_BYTES = 32
+BROKER_TIMEOUT = 2.0  # seconds to reach the broker before leaving an entry to the sweeper
 DEFAULT_OUTBOX_ROUTES = {
     "game.ended": "events.outbox_noop",
     "ruling.made": "events.outbox_noop",
@@ -370,16 +371,9 @@ def outbox_sweep(*, limit: int = 100) -> int:
 
 def _send(entry: OutboxEntry) -> bool:
     """Enqueue the entry's task; record success or the error. Never raises for a broker fault."""
-    from herald.celery import app
-
-    name = outbox_routes()[entry.topic]
     entry.attempts += 1
     try:
-        task = app.tasks.get(name)
-        if task is not None:
-            task.apply_async(kwargs=entry.payload, retry=False)
-        else:
-            app.send_task(name, kwargs=entry.payload, retry=False)
+        _enqueue(outbox_routes()[entry.topic], entry.payload)
     except Exception as exc:
         entry.last_error = f"{exc.__class__.__name__}: {exc}"[:1000]
         OutboxEntry.objects.filter(pk=entry.pk).update(
@@ -392,3 +386,23 @@ def _send(entry: OutboxEntry) -> bool:
         attempts=entry.attempts, dispatched_at=entry.dispatched_at, last_error=""
     )
     return True
+
+
+def _enqueue(name: str, kwargs: dict[str, Any]) -> None:
+    """Publish one task message, failing fast when the broker is down (the sweeper retries).
+
+    Without the explicit connection, kombu would retry for many seconds inside the request
+    that finished the game.
+    """
+    from herald.celery import app
+
+    task = app.tasks.get(name)
+    if app.conf.task_always_eager and task is not None:
+        task.apply_async(kwargs=kwargs)
+        return
+    with app.connection_for_write() as connection:
+        connection.ensure_connection(max_retries=1, interval_start=0, timeout=BROKER_TIMEOUT)
+        if task is not None:
+            task.apply_async(kwargs=kwargs, connection=connection, retry=False)
+        else:
+            app.send_task(name, kwargs=kwargs, connection=connection, retry=False)

@@ -158,3 +158,6 @@ HERALD_PROVISIONAL_GAMES = env.int("HERALD_PROVISIONAL_GAMES", default=5)
 # and a periodic sweep catches up on anything a lost message left behind.
 HERALD_OUTBOX_ROUTES = {"game.ended": "ratings.verify_game"}
 CELERY_BEAT_SCHEDULE["ratings-sweep"] = {"task": "ratings.sweep", "schedule": 300.0}
+
+# Events: the outbox sweeper sends entries left pending (broker outage, crash after commit).
+CELERY_BEAT_SCHEDULE["events-sweep-outbox"] = {"task": "events.sweep_outbox", "schedule": 30.0}
