@@ -94,27 +94,29 @@ def _power_done(game: SeptBlasons, state: SeptState) -> None:
 
 
 def _use_power(game: SeptBlasons, state: SeptState, seat: int, move: Move) -> None:
+    # "seat 2 (magistrat)": the seat using the power may be a malandrin that stole it
+    who = f"seat {seat} ({NAMES[state.trick[state.resolving].rank]})"
     if isinstance(move, mv.Steal):
         _steal(state, move)
     elif isinstance(move, mv.TakeToken):
-        state.fronts[seat].append(_take_from_pile(state, move.pick, f"seat {seat}'s manant"))
+        state.fronts[seat].append(_take_from_pile(state, move.pick, who))
     elif isinstance(move, mv.TurnUp):
-        _turn_up(state, move, f"seat {seat}'s ménétrier")
+        _turn_up(state, move, who)
     elif isinstance(move, mv.RemoveToken):
         token = state.fronts[move.seat].pop(move.slot)
         _into_pile(state, token)
-        state.note("token", f"seat {seat}'s magistrat puts {_token_words(state, token)} "
+        state.note("token", f"{who} puts {_token_words(state, token)} "
                    f"of seat {move.seat} into the draw pile")  # fmt: skip
     elif isinstance(move, mv.ChooseToken):
         state.picked_seat, state.picked_slot = move.seat, move.slot
         return
     elif isinstance(move, mv.ExchangeWith):
-        _exchange(state, seat, move)
+        _exchange(state, who, move)
     else:
         assert isinstance(move, mv.MoveTo)
         token = state.fronts[state.picked_seat].pop(state.picked_slot)
         state.fronts[move.seat].append(token)
-        state.note("token", f"seat {seat}'s religieux moves {_token_words(state, token)} "
+        state.note("token", f"{who} moves {_token_words(state, token)} "
                    f"from seat {state.picked_seat} to seat {move.seat}")  # fmt: skip
     _power_done(game, state)
 
@@ -144,7 +146,9 @@ def _steal(state: SeptState, move: mv.Steal) -> None:
 
 
 def _token_words(state: SeptState, token: Token) -> str:
-    return f"a {colour_name(state, token.colour)} token" if token.up else "a face-down token"
+    return (
+        f"a face-up {colour_name(state, token.colour)} token" if token.up else "a face-down token"
+    )
 
 
 def _into_pile(state: SeptState, token: Token) -> None:
@@ -185,19 +189,19 @@ def _turn_up(state: SeptState, move: mv.TurnUp, who: str) -> None:
                f"{colour_name(state, token.colour)}")  # fmt: skip
 
 
-def _exchange(state: SeptState, seat: int, move: mv.ExchangeWith) -> None:
+def _exchange(state: SeptState, who: str, move: mv.ExchangeWith) -> None:
     first_seat, first_slot = state.picked_seat, state.picked_slot
     first = state.fronts[first_seat][first_slot]
     if move.seat == mv.PILE:
-        incoming = _take_from_pile(state, move.slot, f"seat {seat}'s intendant")
+        incoming = _take_from_pile(state, move.slot, who)
         state.fronts[first_seat][first_slot] = incoming
         _into_pile(state, first)
-        state.note("token", f"seat {seat}'s intendant exchanges token slot {first_slot} of "
+        state.note("token", f"{who} exchanges token slot {first_slot} of "
                    f"seat {first_seat} with the draw pile")  # fmt: skip
         return
     other = state.fronts[move.seat][move.slot]
     state.fronts[first_seat][first_slot], state.fronts[move.seat][move.slot] = other, first
-    state.note("token", f"seat {seat}'s intendant exchanges token slot {first_slot} of seat "
+    state.note("token", f"{who} exchanges token slot {first_slot} of seat "
                f"{first_seat} with token slot {move.slot} of seat {move.seat}")  # fmt: skip
 
 
