@@ -61,6 +61,10 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
         "grouped": any(line.group for line in lines),
         "tiebreakers": [TIEBREAKER_LABELS.get(name, name) for name in names],
         "latest": selectors.round_latest(tournament),
+        "played": selectors.tournament_rounds(tournament)
+        .filter(state__in=selectors.LIVE_STATES)
+        .order_by("-number")
+        .first(),
     }
     return render(request, "tournaments/standings.html", context)
 
