@@ -130,3 +130,29 @@ def test_the_greedy_bot_beats_random_bots() -> None:
         assert result is not None
         wins += result.ranks[0] == 1
     assert wins > games * 0.35, f"greedy won {wins} of {games}; chance alone gives 25%"
+
+
+@pytest.mark.parametrize("variants", [[1, 2, 3, 4], [1, 3], [2, 4]], ids=str)
+def test_a_logged_variant_game_replays_and_a_snapshot_resumes_identically(
+    variants: list[int],
+) -> None:
+    import json
+
+    from engine.core import SetupRecord, replay
+
+    options = GAME.normalize_options({"variants": variants, "tie_rule": "strict"})
+    bots: list[Bot] = [RandomBot(f"snap{seat}") for seat in range(5)]
+    played = play_game(GAME, bots, seed="snap", options=options)
+    assert isinstance(played.state, SeptState)
+    setup = SetupRecord(GAME.id, "standard", 5, options, "snap")
+    logged = [(seat, json.loads(json.dumps(move.to_json()))) for seat, move in played.log]
+    state, _ = replay(GAME, setup, logged)
+    assert isinstance(state, SeptState)
+    assert GAME.state_to_json(state) == GAME.state_to_json(played.state)
+    half = len(logged) // 2
+    partial, _ = replay(GAME, setup, logged, until=half)
+    assert isinstance(partial, SeptState)
+    restored = GAME.state_from_json(json.loads(json.dumps(GAME.state_to_json(partial))))
+    for seat, raw in logged[half:]:
+        GAME.apply_in_place(restored, seat, GAME.decode_move(raw))
+    assert GAME.state_to_json(restored) == GAME.state_to_json(played.state)
