@@ -147,6 +147,19 @@ def test_a_dropped_player_is_not_paired_and_a_late_entry_is(tournament: Tourname
     assert len(seated(second)) == 12
 
 
+def test_a_draft_that_seats_a_dropped_player_cannot_be_confirmed(
+    tournament: Tournament,
+) -> None:
+    regs = register_players(tournament, 8)
+    draft = services.round_pair_next(tournament=tournament)
+    services.registration_drop(registration=regs[0])
+    with pytest.raises(WrongState, match=f"{regs[0].player.display_name} is not an active entrant"):
+        services.round_confirm(round_=draft)
+    again = services.round_repair(round_=draft)
+    assert regs[0].id not in seated(again)
+    assert services.round_confirm(round_=again).state == Round.State.CONFIRMED
+
+
 def test_a_hand_edit_warns_with_names_and_a_broken_draw_cannot_be_confirmed(
     tournament: Tournament,
 ) -> None:
