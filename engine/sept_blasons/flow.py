@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.sept_blasons import legality
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import EDITIONS, MALANDRIN, RANKS_PER_COLOUR, STANDARD
+from engine.sept_blasons.legality import TRICK_CODE
 from engine.sept_blasons.rules import cards_won, colour_scores, trick_winner
 from engine.sept_blasons.state import (
     BOURGEOISIE,
@@ -25,10 +27,8 @@ from engine.sept_blasons.state import (
 
 if TYPE_CHECKING:
     from engine.core import Move
-    from engine.sept_blasons.game import SeptBlasons
 
 NAMES = tuple(c.name for c in STANDARD.characters)
-TRICK_CODE = 64  # seen_tricks entries are owner * 64 + trick index
 MAX_TIE_BREAK_ROUNDS = 5  # a safety bound: after it, a tie for the top stands (shared rank)
 
 
@@ -37,24 +37,24 @@ def colour_name(state: SeptState, colour: int) -> str:
     return EDITIONS[state.edition].colours[colour]
 
 
-def carry_out(game: SeptBlasons, state: SeptState, seat: int, move: Move) -> None:
+def carry_out(state: SeptState, seat: int, move: Move) -> None:
     """Play a validated move and advance to the next decision."""
     phase = state.phase
     if phase == PLAY:
         assert isinstance(move, mv.PlayCard)
-        _play_card(game, state, seat, move)
+        _play_card(state, seat, move)
     elif phase == POWER:
-        _use_power(game, state, seat, move)
+        _use_power(state, seat, move)
     elif phase == FREE:
         _free_action(state, seat, move)
         _collect(state)
-        _close_trick(game, state)
+        _close_trick(state)
     else:
-        _bourgeoisie_action(game, state, seat, move)
+        _bourgeoisie_action(state, seat, move)
 
 
 # -- cards and powers --------------------------------------------------------------------------
-def _play_card(game: SeptBlasons, state: SeptState, seat: int, move: mv.PlayCard) -> None:
+def _play_card(state: SeptState, seat: int, move: mv.PlayCard) -> None:
     state.hands[seat].remove(move.rank)
     position = len(state.trick)
     state.trick.append(Played(seat, move.rank, position, position, position))
@@ -64,17 +64,17 @@ def _play_card(game: SeptBlasons, state: SeptState, seat: int, move: mv.PlayCard
         state.note("bourgeoisie", f"seat {seat} activates its bourgeoisie card")
     if len(state.trick) == state.players:
         state.phase, state.resolving = POWER, 0
-        _advance_powers(game, state)
+        _advance_powers(state)
 
 
-def _advance_powers(game: SeptBlasons, state: SeptState) -> None:
+def _advance_powers(state: SeptState) -> None:
     """Stop at the next power that needs a decision; after the last, settle the trick."""
     trick = state.trick
     while state.resolving < len(trick):
         card = trick[state.resolving]
-        if not card.used and game.powered(state, card.rank):
+        if not card.used and legality.powered(state, card.rank):
             actor = trick[card.power_by].seat
-            if game.power_possible(state, card.rank, actor):
+            if legality.power_possible(state, card.rank, actor):
                 return
             card.used = True
             state.note(
@@ -83,17 +83,17 @@ def _advance_powers(game: SeptBlasons, state: SeptState) -> None:
                 f"(seat {actor}) is impossible now and is skipped",
             )
         state.resolving += 1
-    _settle_trick(game, state)
+    _settle_trick(state)
 
 
-def _power_done(game: SeptBlasons, state: SeptState) -> None:
+def _power_done(state: SeptState) -> None:
     state.trick[state.resolving].used = True
     state.resolving += 1
     state.picked_seat = state.picked_slot = -1
-    _advance_powers(game, state)
+    _advance_powers(state)
 
 
-def _use_power(game: SeptBlasons, state: SeptState, seat: int, move: Move) -> None:
+def _use_power(state: SeptState, seat: int, move: Move) -> None:
     # "seat 2 (magistrat)": the seat using the power may be a malandrin that stole it
     who = f"seat {seat} ({NAMES[state.trick[state.resolving].rank]})"
     if isinstance(move, mv.Steal):
@@ -118,7 +118,7 @@ def _use_power(game: SeptBlasons, state: SeptState, seat: int, move: Move) -> No
         state.fronts[move.seat].append(token)
         state.note("token", f"{who} moves {_token_words(state, token)} "
                    f"from seat {state.picked_seat} to seat {move.seat}")  # fmt: skip
-    _power_done(game, state)
+    _power_done(state)
 
 
 def _steal(state: SeptState, move: mv.Steal) -> None:
@@ -206,7 +206,7 @@ def _exchange(state: SeptState, who: str, move: mv.ExchangeWith) -> None:
 
 
 # -- the end of a trick ------------------------------------------------------------------------
-def _settle_trick(game: SeptBlasons, state: SeptState) -> None:
+def _settle_trick(state: SeptState) -> None:
     """Decide the winner (7B-2); the winner takes the free action, or the trick is set aside."""
     position = trick_winner(state.trick, state.tie_rule)
     state.stats.tricks += 1
@@ -215,19 +215,19 @@ def _settle_trick(game: SeptBlasons, state: SeptState) -> None:
         state.stats.nobody += 1
         state.set_aside += [card.seat * RANKS_PER_COLOUR + card.rank for card in state.trick]
         state.note("trick", "the values cancel out: nobody wins the trick, it is set aside")
-        _close_trick(game, state)
+        _close_trick(state)
         return
     card = state.trick[position]
     state.winner = card.seat
     if card.rank == MALANDRIN:
         state.stats.malandrin_wins += 1
     state.note("trick", f"seat {card.seat} wins the trick with its {NAMES[card.rank]}")
-    if game.free_possible(state):
+    if legality.free_possible(state):
         state.phase = FREE
         return
     state.note("skip", f"seat {card.seat} has no free action possible: it is skipped")
     _collect(state)
-    _close_trick(game, state)
+    _close_trick(state)
 
 
 def _free_action(state: SeptState, seat: int, move: Move) -> None:
@@ -244,7 +244,7 @@ def _collect(state: SeptState) -> None:
     state.tricks[state.winner].append(codes)
 
 
-def _close_trick(game: SeptBlasons, state: SeptState) -> None:
+def _close_trick(state: SeptState) -> None:
     """The trick is off the table; the winner leads next (the same leader when nobody won)."""
     if state.winner is not None:
         state.leader = state.winner
@@ -253,32 +253,32 @@ def _close_trick(game: SeptBlasons, state: SeptState) -> None:
         state.phase = BOURGEOISIE
         state.b_kind, state.b_other, state.b_count = 0, -1, 0
         return
-    _next_trick(game, state)
+    _next_trick(state)
 
 
-def _next_trick(game: SeptBlasons, state: SeptState) -> None:
+def _next_trick(state: SeptState) -> None:
     state.trick_no += 1
     if state.trick_no == RANKS_PER_COLOUR:
-        _end_round(game, state)
+        _end_round(state)
     else:
         state.phase = PLAY
 
 
 # -- bourgeoisie -------------------------------------------------------------------------------
-def _bourgeoisie_action(game: SeptBlasons, state: SeptState, seat: int, move: Move) -> None:
-    limit = game.bourgeoisie_card(state, seat).consult
+def _bourgeoisie_action(state: SeptState, seat: int, move: Move) -> None:
+    limit = legality.bourgeoisie_card(state, seat).consult
     if isinstance(move, mv.ConsultTrick):
         _consult_trick(state, seat, move)
     elif isinstance(move, mv.ConsultToken):
         _consult_token(state, seat, move)
     elif isinstance(move, mv.TakeCard):
-        _take_card(game, state, seat, move)
+        _take_card(state, seat, move)
         limit = 0
     if isinstance(move, mv.Finish) or state.b_count >= limit:
         state.activated.pop(0)
         state.b_kind, state.b_other, state.b_count = 0, -1, 0
         if not state.activated:
-            _next_trick(game, state)
+            _next_trick(state)
 
 
 def _consulted(state: SeptState, seat: int, owner: int, kind: int) -> None:
@@ -312,8 +312,8 @@ def _consult_token(state: SeptState, seat: int, move: mv.ConsultToken) -> None:
     )  # fmt: skip
 
 
-def _take_card(game: SeptBlasons, state: SeptState, seat: int, move: mv.TakeCard) -> None:
-    rank = game.bourgeoisie_card(state, seat).takes
+def _take_card(state: SeptState, seat: int, move: mv.TakeCard) -> None:
+    rank = legality.bourgeoisie_card(state, seat).takes
     code = move.colour * RANKS_PER_COLOUR + rank
     trick = next(t for t in state.tricks[move.seat] if code in t)
     trick.remove(code)
@@ -324,7 +324,37 @@ def _take_card(game: SeptBlasons, state: SeptState, seat: int, move: mv.TakeCard
 
 
 # -- rounds ------------------------------------------------------------------------------------
-def _end_round(game: SeptBlasons, state: SeptState) -> None:
+def deal(state: SeptState) -> None:
+    """Shuffle every token face down into the draw pile and deal them (rulebook, Setup)."""
+    n, edition = state.players, EDITIONS[state.edition]
+    tokens = [Token(c, False) for c in range(n) for _ in range(edition.tokens_per_colour)]
+    state.rng.shuffle(tokens)
+    state.note(
+        "chance", f"round {state.round}: the {len(tokens)} blason tokens are shuffled",
+        {"order": [t.colour for t in tokens]}, visible_to=[],
+    )  # fmt: skip
+    down, up = edition.deal[n]
+    state.fronts = []
+    for seat in range(n):
+        front = [tokens.pop(0) for _ in range(down + up)]
+        for token in front[down:]:
+            token.up = True
+        state.fronts.append(front)
+        shown = ", ".join(edition.colours[t.colour] for t in front[down:])
+        state.note(
+            "chance", f"seat {seat} takes {down} token(s) face down and turns up {shown}",
+            {"seat": seat, "face_up": [t.colour for t in front[down:]]},
+        )  # fmt: skip
+    state.pile = tokens
+    state.hands = [list(range(RANKS_PER_COLOUR)) for _ in range(n)]
+    state.tricks = [[] for _ in range(n)]
+    state.set_aside = []
+    state.seen_tricks = [[] for _ in range(n)]
+    state.b_used = [False] * n
+    state.trick, state.trick_no, state.resolving, state.phase = [], 0, 0, PLAY
+
+
+def _end_round(state: SeptState) -> None:
     """Score the round (7B-3), then end the game or deal the next round."""
     n, edition = state.players, EDITIONS[state.edition]
     lines = [colour_scores(cards_won(state.tricks[s]), state.fronts[s], s, n) for s in range(n)]
@@ -348,7 +378,7 @@ def _end_round(game: SeptBlasons, state: SeptState) -> None:
     if state.round >= edition.rounds:
         state.note("tie", f"the top total {top} is tied: a tie-break round is played")
     state.round += 1
-    game.deal(state)
+    deal(state)
 
 
 def _assign_bourgeoisie(state: SeptState) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import GameState, Result
-from engine.sept_blasons.flow import TRICK_CODE
+from engine.sept_blasons.legality import TRICK_CODE
 from engine.sept_blasons.state import SeptState
 
 _MARKER_BASE = 987650001

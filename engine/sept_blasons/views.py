@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import EDITIONS, MALANDRIN, RANKS_PER_COLOUR, STANDARD
-from engine.sept_blasons.flow import TRICK_CODE
+from engine.sept_blasons.legality import TRICK_CODE
 from engine.sept_blasons.state import BOURGEOISIE, FREE, PLAY, POWER, SeptState, Token
 
 if TYPE_CHECKING:
