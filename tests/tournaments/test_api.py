@@ -272,3 +272,35 @@ def test_rounds_of_a_finished_tournament_are_refused(
     response = as_organiser.post(f"/api/v1/tournaments/{tournament.pk}/rounds", {})
     assert_error(response, 409, "wrong_state", "finished")
     assert not Round.objects.exists()
+
+
+def _queries_per_page(players: int) -> list[int]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.tournaments.factories import make_tournament
+
+    tournament = make_tournament(organiser=UserFactory())
+    register_players(tournament, players)
+    first = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    for table in first.tables.all():
+        services.result_enter(table=table, by=None, ranks=list(range(1, table.seats.count() + 1)))
+    second = services.round_pair_next(tournament=tournament)
+    counts = []
+    for url in (
+        f"/api/v1/rounds/{second.pk}",
+        f"/api/v1/tournaments/{tournament.pk}/standings",
+        f"/api/v1/tournaments/{tournament.pk}/registrations",
+        f"/tournaments/{tournament.pk}/pairings/2/",
+        f"/tournaments/{tournament.pk}/standings/",
+    ):
+        with CaptureQueriesContext(connection) as queries:
+            assert client_for(None).get(url).status_code == 200
+        counts.append(len(queries.captured_queries))
+    return counts
+
+
+def test_hot_pages_cost_the_same_queries_for_8_or_24_players() -> None:
+    small, large = _queries_per_page(8), _queries_per_page(24)
+    assert small == large
+    assert max(small) <= 10

@@ -132,6 +132,21 @@ def test_later_rounds_avoid_repeat_opponents(tournament: Tournament) -> None:
     assert max(met.values()) == 1
 
 
+def test_a_round_robin_of_four_at_tables_of_two_meets_everyone_once(organiser: Any) -> None:
+    tournament = make_tournament(
+        organiser=organiser, format="round_robin", table_preferred=2, table_allowed=[2]
+    )
+    register_players(tournament, 4)
+    met: Counter[frozenset[int]] = Counter()
+    for _ in range(3):
+        round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+        for table in round_.tables.filter(is_bye=False):
+            met[frozenset(s.registration_id for s in table.seats.all())] += 1
+        play_round(round_)
+    assert len(met) == 6
+    assert set(met.values()) == {1}
+
+
 def test_a_dropped_player_is_not_paired_and_a_late_entry_is(tournament: Tournament) -> None:
     regs = register_players(tournament, 12)
     first = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
