@@ -206,21 +206,22 @@ class BlazonGame(Game[BlazonState]):
         return moves
 
     def _placements(self, state: BlazonState, player: PlayerState, *, herald: bool) -> list[Move]:
+        """Every legal placement; candidates come from the precomputed spots of each card."""
         tables = TABLES[state.edition]
         found: list[Move] = []
-        abates = (False, True) if state.abatement_rule and player.abatement else (False,)
+        abating = state.abatement_rule and player.abatement and not state.pending_row
         for card in player.hand:
             if not self._affordable(tables, player, card, herald=herald):
                 continue
-            for space in range(SPACES):
-                for align in (0, 1) if tables.row_of[space] else (0,):
-                    for abate in abates:
-                        problem = self._placement_refusal(
-                            state, player, card=card, space=space, align=align, herald=herald,
-                            abate=abate,
-                        )  # fmt: skip
-                        if problem is None:
-                            found.append(Place(card, space, ALIGNS[align], herald, abate))
+            spots = [(sa, False) for sa in tables.fit_spots[card]]
+            if abating:
+                spots += [(sa, True) for sa in tables.kind_spots[card]]
+            for (space, align), abate in spots:
+                problem = self._placement_refusal(
+                    state, player, card=card, space=space, align=align, herald=herald, abate=abate
+                )
+                if problem is None:
+                    found.append(Place(card, space, ALIGNS[align], herald, abate))
         return found
 
     def _herald_moves(self, state: BlazonState, player: PlayerState) -> list[Move]:
@@ -397,14 +398,15 @@ class BlazonGame(Game[BlazonState]):
             conflicts = self._pending_conflicts(state, player)
             if abate or space not in conflicts or align != state.pending_align:
                 return self._pending_refusal(state, conflicts)
+        remaining = row_conflicts(player, tables, space, align)
         problem = placement_problem(
             player, tables, card=card, space=space, align=align, abate=abate,
             abatement_rule=state.abatement_rule,
             row_change=not abate and (bool(state.pending_row) or not herald),
+            row_ok=not remaining,
         )  # fmt: skip
         if problem is not None or abate:
             return problem
-        remaining = row_conflicts(player, tables, space, align)
         if not remaining:
             return None
         hand = list(player.hand)

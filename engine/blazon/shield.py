@@ -46,6 +46,8 @@ class Tables:
     row_of: tuple[int, ...]  # space → row (0: cadency)
     row_mates: tuple[tuple[int, ...], ...]  # space → the other spaces of its row
     tincture_mates: tuple[tuple[int, ...], ...]  # space → spaces it may not repeat a tincture of
+    fit_spots: dict[int, tuple[tuple[int, int], ...]]  # card → (space, align) whose symbol fits
+    kind_spots: dict[int, tuple[tuple[int, int], ...]]  # card → (space, align) of its category
 
 
 def build_tables(edition: Edition) -> Tables:
@@ -74,9 +76,12 @@ def build_tables(edition: Edition) -> Tables:
         )
         for s in board.spaces
     )
+    aligns_of = [(s.index, a) for s in board.spaces for a in ((0, 1) if s.row else (0,))]
     return Tables(
         edition, board, tuple(prestige), tuple(category), fits, same_kind, row_of, mates,
         tincture_mates,
+        fit_spots={c: tuple(sa for sa in aligns_of if fits[c, sa[0], sa[1]]) for c in edition.cards},
+        kind_spots={c: tuple(sa for sa in aligns_of if same_kind[c, sa[0], sa[1]]) for c in edition.cards},
     )  # fmt: skip
 
 
@@ -255,12 +260,14 @@ def placement_problem(
     abate: bool,
     abatement_rule: bool,
     row_change: bool = False,
+    row_ok: bool | None = None,
 ) -> str | None:
     """Why the placement is refused (one sentence), or None when the placement rules allow it.
 
     ``card`` must be a card number of the edition and ``space``/``align`` in range; payment
     and turn order are checked by the caller. ``row_change``: a row left in two alignments is
     not refused here (the caller checks that the row can be made legal before the turn ends).
+    ``row_ok``: the row check when the caller already made it.
     """
     spaces = tables.board.spaces
     where = f"{spaces[space].name} ({ALIGNS[align]})"
@@ -275,7 +282,8 @@ def placement_problem(
     if clash >= 0:
         return f"an identical tincture ({name}) is already on {spaces[clash].name}"
     symbol_ok = tables.fits[card, space, align]
-    row_ok, _ = row_shift(player, tables, space, align)
+    if row_ok is None:
+        row_ok, _ = row_shift(player, tables, space, align)
     broken = (not symbol_ok) + (not row_ok)
     if abate:
         return _abatement_problem(player, broken, abatement_rule, space)
