@@ -41,25 +41,40 @@ def plant_hidden_markers(state: GameState, viewer: int | None) -> list[str]:
 
 
 def summarize(finished: list[tuple[GameState, Result]]) -> list[str]:
-    """Game length (turns: average, median, max) and how often each end trigger fired."""
+    """Game length (turns: average, median, max), end-trigger shares, stalls, per player count."""
     if not finished:
         return ["no finished games"]
-    turns = [int(result.details.get("turns", 0)) for _, result in finished]
-    triggers = Counter(str(result.details.get("trigger", "")) for _, result in finished)
-    count = len(finished)
-    lines = [
-        f"games: {count}; turns (all seats): average {statistics.mean(turns):.1f}, "
-        f"median {statistics.median(turns):.0f}, max {max(turns)}; "
-        f"rounds: average {statistics.mean(_rounds(s, t) for (s, _), t in zip(finished, turns, strict=True)):.1f}"
-    ]
-    for trigger in TRIGGERS:
-        lines.append(
-            f"ended by {trigger}: {triggers[trigger]} ({100 * triggers[trigger] / count:.1f}%)"
-        )
-    stalls = sum(1 for t in turns if t >= STALL_TURNS)
-    lines.append(f"games of {STALL_TURNS}+ turns (stalling): {stalls}")
+    lines = [*_length_and_triggers("all", finished)]
+    stalls = sum(
+        1
+        for _, result in finished
+        if result.details.get("trigger") == "stalled"
+        or int(result.details.get("turns", 0)) >= STALL_TURNS
+    )
+    lines.append(
+        f"stalled games (no draw or placement for a round, or {STALL_TURNS}+ turns): {stalls}"
+    )
+    by_count: dict[int, list[tuple[GameState, Result]]] = {}
+    for state, result in finished:
+        assert isinstance(state, BlazonState)
+        by_count.setdefault(len(state.players), []).append((state, result))
+    for count in sorted(by_count):
+        lines.extend(_length_and_triggers(f"{count} players", by_count[count]))
     lines.extend(_score_lines(finished))
     return lines
+
+
+def _length_and_triggers(label: str, finished: list[tuple[GameState, Result]]) -> list[str]:
+    turns = [int(result.details.get("turns", 0)) for _, result in finished]
+    rounds = [_rounds(state, t) for (state, _), t in zip(finished, turns, strict=True)]
+    triggers = Counter(str(result.details.get("trigger", "")) for _, result in finished)
+    count = len(finished)
+    shares = ", ".join(f"{t} {100 * triggers[t] / count:.1f}%" for t in TRIGGERS)
+    return [
+        f"{label}: {count} games; turns average {statistics.mean(turns):.1f}, median "
+        f"{statistics.median(turns):.0f}, max {max(turns)}; rounds average "
+        f"{statistics.mean(rounds):.1f}; ended by: {shares}"
+    ]
 
 
 def _rounds(state: GameState, turns: int) -> float:

@@ -246,3 +246,21 @@ def test_describe_reads_like_a_sentence() -> None:
     move = Place(n("D074"), SPACE["r2c2"], "bottom")
     assert GAME.describe(move, 2) == "seat 2 places nebuly (3) on r2c2 (bottom)"
     assert GAME.describe(Draw("tincture"), 0) == "seat 0 draws from the tincture deck"
+
+
+def test_views_show_counts_of_what_is_hidden() -> None:
+    state = fresh()
+    give(state, 0, "T001", "D074")
+    give(state, 1, "T002")
+    play(state, Draw("device"))
+    mine, theirs, spectator = GAME.view(state, 0), GAME.view(state, 1), GAME.view(state, None)
+    assert [c["id"] for c in mine["players"][0]["hand"]][:2] == ["T001", "D074"]
+    assert len(mine["drawn"]) == 1
+    assert "hand" not in theirs["players"][0]
+    assert theirs["players"][0]["hand_count"] == 3
+    assert "drawn" not in theirs
+    assert "drawn" not in spectator
+    assert [c["id"] for c in theirs["players"][1]["hand"]] == ["T002"]
+    assert spectator["decks"] == {d: len(state.decks[d]) for d in ("tincture", "device")}
+    assert "seed" not in str(spectator)
+    assert state.rng.seed not in str(spectator)
