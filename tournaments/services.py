@@ -160,8 +160,14 @@ def tournament_create(
     _full_clean(tournament)
     tournament.save()
     tournament.organisers.add(organiser)
+    # A "stages" tournament opens with Swiss groups; stage_cut adds the bracket after them.
+    first = "swiss" if format == Format.STAGES else format
     Stage.objects.create(
-        tournament=tournament, order=1, name="Main", format=format, rounds_planned=rounds_planned
+        tournament=tournament,
+        order=1,
+        name="Groups" if format == Format.STAGES else "Main",
+        format=first,
+        rounds_planned=rounds_planned,
     )
     return tournament
 

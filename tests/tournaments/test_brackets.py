@@ -157,3 +157,13 @@ def test_groups_then_a_cut_of_the_best_two_of_each(organiser: Any) -> None:
     seeds = playoff.bracket["meta"]["seeds"]
     assert set(seeds[:2]) == {best["A"][0], best["B"][0]}  # group winners seeded first
     assert set(seeds[2:]) == {best["A"][1], best["B"][1]}
+
+
+def test_a_stages_tournament_opens_with_swiss_groups(organiser: Any) -> None:
+    tournament = make_tournament(organiser=organiser, format="stages")
+    stage = tournament.stages.get()
+    assert (stage.name, stage.format) == ("Groups", "swiss")
+    register_players(tournament, 8)
+    services.stage_split_groups(tournament=tournament, groups=2)
+    round_ = services.round_pair_next(tournament=tournament)
+    assert round_.tables.count() == 2

@@ -1,0 +1,48 @@
+"""The admin site shows every tournaments model; results are history, never edited there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.tournaments.factories import UserFactory, register_players
+from tournaments import services
+from tournaments.models import Result, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client_(tournament: Tournament) -> Client:
+    register_players(tournament, 4)
+    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    services.result_enter(table=round_.tables.get(), by=None, ranks=[1, 2, 3, 4])
+    client = Client()
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    return client
+
+
+@pytest.mark.parametrize(
+    "model", ["club", "player", "tournament", "registration", "round", "table", "result"]
+)
+def test_every_changelist_and_change_page_renders(admin_client_: Client, model: str) -> None:
+    listing = admin_client_.get(f"/admin/tournaments/{model}/")
+    assert listing.status_code == 200
+    from django.apps import apps
+
+    obj: Any = apps.get_model("tournaments", model).objects.first()
+    assert admin_client_.get(f"/admin/tournaments/{model}/{obj.pk}/change/").status_code == 200
+
+
+def test_results_cannot_be_added_changed_or_deleted_in_the_admin(admin_client_: Client) -> None:
+    result = Result.objects.get()
+    assert admin_client_.get("/admin/tournaments/result/add/").status_code == 403
+    page = admin_client_.post(
+        f"/admin/tournaments/result/{result.pk}/change/", {"ranks": "[4, 3, 2, 1]"}
+    )
+    assert page.status_code == 403
+    assert admin_client_.post(f"/admin/tournaments/result/{result.pk}/delete/").status_code == 403
+    result.refresh_from_db()
+    assert result.ranks == [1, 2, 3, 4]
