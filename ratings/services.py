@@ -118,7 +118,8 @@ def pool_rate_pending(*, pool_id: int, limit: int = RATE_BATCH) -> int:
         first = _ordered(pool.games.filter(status=RatedGame.Status.READY)).first()
         if first is None:
             return 0
-        _rewind(pool, first)  # a no-op unless it completed before games already rated
+        if pool.games.filter(_order_after(first), sequence__isnull=False).exists():
+            _rewind(pool, first)  # it completed before games already rated, or was changed
         batch = list(_ordered(pool.games.filter(status=RatedGame.Status.READY))[:limit])
         _rate_batch(pool, batch)
         _pause_for_fault_tests(batch)
@@ -146,10 +147,15 @@ def _rate_batch(pool: RatingPool, batch: Sequence[RatedGame]) -> None:
         changes.extend(_rate_one(pool, game, ratings, sequence))
         game.status, game.sequence, game.rated_at = RatedGame.Status.RATED, sequence, now
     RatingChange.objects.bulk_create(changes)
+    # One plain UPDATE per row: cheaper than bulk_update's CASE expressions at these sizes.
     for rating in ratings.values():
-        rating.updated_at = now
-    Rating.objects.bulk_update(ratings.values(), ["mu", "sigma", "games", "updated_at"])
-    RatedGame.objects.bulk_update(batch, ["status", "sequence", "rated_at"])
+        Rating.objects.filter(pk=rating.pk).update(
+            mu=rating.mu, sigma=rating.sigma, games=rating.games, updated_at=now
+        )
+    for game in batch:
+        RatedGame.objects.filter(pk=game.pk).update(
+            status=game.status, sequence=game.sequence, rated_at=now
+        )
 
 
 def _rate_one(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
@@ -35,9 +35,15 @@ def play_stream(stream: Stream, *, bot_seed: str = "bots", stop_after: int | Non
 
 
 def play_to_end(
-    users: Sequence[Any], *, game_id: str = "toy-draw", turns: int = 8, bot_seed: str = "bots"
+    users: Sequence[Any],
+    *,
+    game_id: str = "toy-draw",
+    turns: int = 8,
+    bot_seed: str = "bots",
+    options: Mapping[str, Any] | None = None,
 ) -> Stream:
-    """Open a stream for ``users`` and play it to the end."""
-    options = {"turns": turns} if game_id == "toy-draw" else None
+    """Open a stream for ``users`` and play it to the end (toy games last ``turns`` plays)."""
+    if options is None and game_id == "toy-draw":
+        options = {"turns": turns}
     stream = stream_open(game_id=game_id, seats=list(users), options=options)
     return play_stream(stream, bot_seed=bot_seed)
