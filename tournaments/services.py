@@ -77,7 +77,7 @@ def player_create(
     _check_new_player(username=username, display_name=display_name, email=email)
     user = User.objects.create_user(username=username, email=email)
     player = Player(user=user, display_name=display_name, club=club)
-    player.full_clean()
+    _full_clean(player)
     player.save()
     return player
 
@@ -85,6 +85,14 @@ def player_create(
 def _check_new_player(*, username: str, display_name: str, email: str) -> None:
     if not username:
         raise InvalidInput("A player needs a username.")
+    try:
+        User.username_validator(username)
+    except ValidationError:
+        raise InvalidInput(
+            f"The username {username!r} may only hold letters, digits and @ . + - _."
+        ) from None
+    if len(username) > 150 or len(display_name) > 120:
+        raise InvalidInput(f"The username or display name of {username!r} is too long.")
     if not display_name:
         raise InvalidInput(f"The player {username!r} needs a display name.")
     if User.objects.filter(username=username).exists():
@@ -364,6 +372,12 @@ def _row_problem(values: dict[str, str], seen: set[str], registered: set[str]) -
     username, name = values.get("username", ""), values.get("display_name", "")
     if not username or not name:
         return "display_name and username are both required"
+    try:
+        User.username_validator(username)
+    except ValidationError:
+        return f"the username {username!r} may only hold letters, digits and @ . + - _"
+    if len(username) > 150 or len(name) > 120 or len(values.get("club", "")) > 120:
+        return "a username (150), display name or club (120) is too long"
     if username in seen:
         return f"the username {username!r} appears twice"
     if username in registered:

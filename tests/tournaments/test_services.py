@@ -337,7 +337,7 @@ def test_csv_import_creates_players_and_registrations(tournament: Tournament) ->
 
 
 def test_a_bad_csv_imports_nothing_and_names_every_bad_line(tournament: Tournament) -> None:
-    bad = CSV + "Denis,,d@example.org,,\nEve,alice,,,x\nFay,fay,not-an-email,,\n"
+    bad = CSV + "Denis,,d@example.org,,\nEve,alice,,,x\nFay,fay,not-an-email,,\nGil,g il,,,\n"
     with pytest.raises(InvalidInput) as caught:
         services.players_import_csv(tournament=tournament, text=bad)
     message = str(caught.value)
@@ -345,6 +345,7 @@ def test_a_bad_csv_imports_nothing_and_names_every_bad_line(tournament: Tourname
     assert "line 5: display_name and username are both required" in message
     assert "line 6: the username 'alice' appears twice" in message
     assert "line 7: 'not-an-email' is not an e-mail address" in message
+    assert "line 8: the username 'g il' may only hold letters" in message
     assert not Player.objects.exists()
     assert not tournament.registrations.exists()
 
