@@ -8,6 +8,7 @@ docs/rules/blazon.md gives the rulebook's words, the rulings and the tests that 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import Counter
 from typing import Any
@@ -845,27 +846,20 @@ class BlazonGame(Game[BlazonState]):
         return f"seat {seat} {self._describe_action(move)}"
 
     def _describe_action(self, move: Move) -> str:
-        cards = EDITIONS[self.editions[0]].cards
-
-        def name(number: int) -> str:
-            return cards[number].name if number in cards else f"card {number}"
-
-        board = TABLES[self.editions[0]].board
+        if isinstance(move, Pay):
+            return f"pays with {_card_name(move.card)}"
+        if isinstance(move, Place):
+            space = SPACE_NAMES[move.space] if 0 <= move.space < SPACES else f"space {move.space}"
+            how = " with the Herald action" if move.herald else ""
+            how += " using the abatement token" if move.abate else ""
+            worth = CARD_PRESTIGE.get(move.card, "?")
+            return f"places {_card_name(move.card)} ({worth}) on {space} ({move.align}){how}"
         if isinstance(move, Draw):
             return f"draws from the {move.deck} deck"
         if isinstance(move, Exchange):
-            return f"exchanges {name(move.card)} for display slot {move.slot}"
-        if isinstance(move, Place):
-            space = (
-                board.spaces[move.space].name if 0 <= move.space < SPACES else f"space {move.space}"
-            )
-            how = " with the Herald action" if move.herald else ""
-            how += " using the abatement token" if move.abate else ""
-            return f"places {name(move.card)} ({cards[move.card].prestige if move.card in cards else '?'}) on {space} ({move.align}){how}"
-        if isinstance(move, Pay):
-            return f"pays with {name(move.card)}"
+            return f"exchanges {_card_name(move.card)} for display slot {move.slot}"
         if isinstance(move, Discard):
-            return f"discards {name(move.card)} (hand limit)"
+            return f"discards {_card_name(move.card)} (hand limit)"
         if isinstance(move, HeraldTake):
             return f"uses a herald to take display slot {move.slot}"
         if isinstance(move, HeraldDraw):
@@ -874,15 +868,19 @@ class BlazonGame(Game[BlazonState]):
             return f"uses a herald to take the top of the {move.deck} discard pile"
         if isinstance(move, Claim):
             return f"claims distinction {move.distinction}"
-        words = {
-            Keep: "keeps the drawn cards",
-            Finish: "finishes the Blazon action",
-            HeraldRefresh: "uses a herald to discard and refill the display",
-            Refresh: "refreshes the display",
-            EndTurn: "ends the turn",
-            Pass: "passes (nothing to draw or place)",
-        }
-        return words.get(type(move), move.TYPE)
+        return FIXED_WORDS.get(type(move), move.TYPE)
+
+    def decode_move(self, data: Any) -> Move:
+        """Fast path for well-formed moves (replay's hot path); anything else goes to the
+        generic decoder, which says precisely what is wrong."""
+        if type(data) is dict:
+            spec = FAST_DECODE.get(data.get("type"))  # type: ignore[arg-type]
+            if spec is not None and len(data) == len(spec[1]) + 1:
+                cls, fields = spec
+                values = [data.get(name, _MISSING) for name, _ in fields]
+                if all(type(v) is kind for v, (_, kind) in zip(values, fields, strict=True)):
+                    return cls(*values)
+        return self.moves.decode(data)
 
     def view(self, state: BlazonState, seat: int | None) -> dict[str, Any]:
         tables = TABLES[state.edition]
@@ -975,6 +973,30 @@ def distinctions_met(tables: Tables, shield: tuple[int, ...]) -> frozenset[str]:
         for ident, distinction in tables.edition.distinction_by_id.items()
         if requirement_met(distinction.clauses, facts)
     )
+
+
+_MISSING = object()
+_DEFAULT = EDITIONS[next(iter(EDITIONS))]
+CARD_NAMES = {number: card.name for number, card in _DEFAULT.cards.items()}
+CARD_PRESTIGE = {number: card.prestige for number, card in _DEFAULT.cards.items()}
+SPACE_NAMES = tuple(space.name for space in _DEFAULT.board.spaces)
+FIXED_WORDS: dict[type[Move], str] = {
+    Keep: "keeps the drawn cards",
+    Finish: "finishes the Blazon action",
+    HeraldRefresh: "uses a herald to discard and refill the display",
+    Refresh: "refreshes the display",
+    EndTurn: "ends the turn",
+    Pass: "passes (nothing to draw or place)",
+}
+_KINDS = {"int": int, "str": str, "bool": bool}
+FAST_DECODE: dict[str, tuple[type[Move], tuple[tuple[str, type], ...]]] = {
+    cls.TYPE: (cls, tuple((f.name, _KINDS[str(f.type)]) for f in dataclasses.fields(cls)))
+    for cls in MOVES.classes()
+}
+
+
+def _card_name(number: int) -> str:
+    return CARD_NAMES.get(number, f"card {number}")
 
 
 def _card_json(card: Card) -> dict[str, Any]:

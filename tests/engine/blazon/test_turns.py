@@ -12,6 +12,7 @@ from engine.blazon.state import (
     EXCHANGE,
     MAIN,
     OVER,
+    Claim,
     Discard,
     Draw,
     EndTurn,
@@ -22,10 +23,11 @@ from engine.blazon.state import (
     HeraldTake,
     Keep,
     Pass,
+    Pay,
     Place,
     Refresh,
 )
-from engine.core import IllegalMove
+from engine.core import BadMove, IllegalMove
 from tests.engine.blazon.helpers import CARDS, SPACE, all_cards, fresh, give, n, play, show
 
 
@@ -264,3 +266,15 @@ def test_views_show_counts_of_what_is_hidden() -> None:
     assert spectator["decks"] == {d: len(state.decks[d]) for d in ("tincture", "device")}
     assert "seed" not in str(spectator)
     assert state.rng.seed not in str(spectator)
+
+
+def test_the_fast_move_decoder_agrees_with_the_generic_one() -> None:
+    samples = [Draw("device"), Exchange(3, 4), Keep(), Place(74, 4, "bottom", True, False), Pay(1),
+               Discard(2), HeraldTake(1), HeraldDiscardPile("tincture"), Claim("A1"), Pass()]  # fmt: skip
+    for move in samples:
+        assert GAME.decode_move(move.to_json()) == GAME.moves.decode(move.to_json()) == move
+    for bad in ({"type": "pay", "card": True}, {"type": "pay", "card": "1"}, {"type": "pay"},
+                {"type": "place", "card": 1, "space": 1, "align": "top", "herald": 0, "abate": False},
+                {"type": "pay", "card": 1, "extra": 2}):  # fmt: skip
+        with pytest.raises(BadMove):
+            GAME.decode_move(bad)
