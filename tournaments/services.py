@@ -740,11 +740,21 @@ def round_confirm(*, round_: Round) -> Round:
     if blocking:
         raise WrongState("The draft cannot be confirmed: " + " ".join(blocking))
     locked.tables.filter(seats__isnull=True).delete()
+    _renumber(locked)
     locked.state = Round.State.CONFIRMED
     locked.confirmed_at = timezone.now()
     locked.warnings = warnings
     locked.save(update_fields=["state", "confirmed_at", "warnings"])
     return locked
+
+
+def _renumber(round_: Round) -> None:
+    """Number the tables 1, 2, 3... again (played tables first, then byes) after empty ones
+    were removed. Ascending order only ever moves a table to a free, lower number."""
+    for number, table in enumerate(round_.tables.order_by("is_bye", "number"), start=1):
+        if table.number != number:
+            table.number = number
+            table.save(update_fields=["number"])
 
 
 @transaction.atomic

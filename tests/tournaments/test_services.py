@@ -202,6 +202,23 @@ def test_a_hand_edit_warns_with_names_and_a_broken_draw_cannot_be_confirmed(
     assert Round.objects.get(pk=second.pk).state == Round.State.DRAFT
 
 
+def test_an_emptied_table_is_removed_at_confirm_and_tables_renumbered(
+    tournament: Tournament,
+) -> None:
+    register_players(tournament, 12)
+    draft = services.round_pair_next(tournament=tournament)
+    first = draft.tables.get(number=1)
+    moved = [s.registration_id for s in first.seats.all()]
+    extra = services.table_add(round_=draft)
+    services.table_edit(table=first, registrations=[])
+    edit = services.table_edit(table=extra, registrations=moved)
+    assert not [w for w in edit.warnings if w["code"] in services.BLOCKING_WARNINGS]
+    confirmed = services.round_confirm(round_=draft)
+    numbers = sorted(confirmed.tables.values_list("number", flat=True))
+    assert numbers == [1, 2, 3]
+    assert sorted(seated(confirmed)) == sorted(r.id for r in tournament.registrations.all())
+
+
 def test_tables_are_edited_only_in_a_draft(tournament: Tournament) -> None:
     register_players(tournament, 8)
     round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
