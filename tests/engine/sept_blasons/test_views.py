@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from engine.sept_blasons import GAME
 from engine.sept_blasons.moves import ConsultToken, Finish, PlayCard, RemoveToken, TakeToken
 from engine.sept_blasons.state import BOURGEOISIE, SeptState
@@ -89,17 +91,25 @@ def test_a_consulted_token_put_into_the_pile_is_forgotten() -> None:
     assert all(not t.known_by for t in state.pile)
 
 
-def test_hidden_markers_never_reach_a_view_in_any_variant() -> None:
+@pytest.mark.parametrize(
+    ("players", "variants"), [(3, [1, 2, 3, 4]), (4, [1, 3]), (5, [2, 4]), (7, [1, 3])]
+)
+def test_hidden_markers_never_reach_a_view_in_any_variant(
+    players: int, variants: list[int]
+) -> None:
     from engine.bots import RandomBot
 
-    for variants in ([1, 3], [2, 4]):
-        state = GAME.new_game(players=4, seed="markers", options={"variants": variants})
-        bot = RandomBot("markers")
-        while seats := GAME.to_act(state):
-            for viewer in (None, 0, 1, 2, 3):
+    state = GAME.new_game(players=players, seed="markers", options={"variants": variants})
+    bot = RandomBot("markers")
+    checked = 0
+    while seats := GAME.to_act(state):
+        if state.step % 2 == 0:
+            for viewer in (None, *range(players)):
                 planted = GAME.clone(state)
                 markers = plant_hidden_markers(planted, viewer)
                 text = json.dumps(GAME.view(planted, viewer))
                 assert not [m for m in markers if m in text]
-            move = bot.choose(GAME, state, seats[0], GAME.legal_moves(state, seats[0]))
-            GAME.apply_in_place(state, seats[0], move)
+                checked += len(markers)
+        move = bot.choose(GAME, state, seats[0], GAME.legal_moves(state, seats[0]))
+        GAME.apply_in_place(state, seats[0], move)
+    assert checked > 1000
