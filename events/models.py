@@ -1,4 +1,4 @@
-"""The event store: streams (one game each), their seats, events, snapshots and the outbox.
+"""The event store: streams (one game each, with their state snapshot), seats, events, the outbox.
 
 Events are append-only: the model and its queryset refuse updates and deletes, and on
 PostgreSQL a trigger (migration 0002) refuses UPDATE, DELETE and TRUNCATE on the table itself.
@@ -55,6 +55,12 @@ class Stream(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The snapshot: a cache of the state after event ``snapshot_version``, made by engine
+    # ``snapshot_engine``. It lives in the stream row so the append's lock query brings it.
+    # Clearing it changes no answer (events.states replays instead), only speed.
+    snapshot = models.JSONField(null=True, blank=True, editable=False)
+    snapshot_version = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    snapshot_engine = models.CharField(max_length=40, blank=True, default="", editable=False)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["-created_at"]
@@ -146,20 +152,6 @@ class Event(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> Any:
         raise AppendOnlyError("events are append-only: a stored event cannot be deleted")
-
-
-class Snapshot(models.Model):
-    """A cache of a stream's state after event ``version``; dropping it changes no answer."""
-
-    stream = models.OneToOneField(
-        Stream, on_delete=models.CASCADE, primary_key=True, related_name="snapshot"
-    )
-    version = models.PositiveIntegerField()
-    engine_version = models.CharField(max_length=40)
-    state = models.JSONField()
-
-    def __str__(self) -> str:
-        return f"snapshot of {self.stream_id} at v{self.version}"
 
 
 class OutboxEntry(models.Model):

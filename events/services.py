@@ -19,7 +19,9 @@ from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 import engine
@@ -33,7 +35,7 @@ from events.errors import (
 )
 from events.hashing import chain_hash, event_body, request_digest
 from events.models import Event, EventType, OutboxEntry, Stream, StreamSeat, StreamStatus
-from events.states import current_state, game_of, save_snapshot, state_cache
+from events.states import current_state, game_of, set_snapshot, state_cache
 
 logger = logging.getLogger(__name__)
 
@@ -102,12 +104,16 @@ def _next_event(
 
 
 def _save_head(stream: Stream) -> None:
+    """Write the version, head hash, status, result and snapshot in one UPDATE."""
     Stream.objects.filter(pk=stream.pk).update(
         version=stream.version,
         head_hash=stream.head_hash,
         status=stream.status,
         result=stream.result,
         finished_at=stream.finished_at,
+        snapshot=stream.snapshot,
+        snapshot_version=stream.snapshot_version,
+        snapshot_engine=stream.snapshot_engine,
     )
 
 
@@ -167,8 +173,8 @@ def stream_open(
             },
         )
         created.save()
+        set_snapshot(stream, game, state)
         _save_head(stream)
-        save_snapshot(stream, game, state)
         _remember_on_commit(stream, game, state)
     return stream
 
@@ -203,8 +209,10 @@ def stream_append_move(
     """
     digest = request_digest({"seat": seat, "move": move, "expected_version": expected_version})
     with transaction.atomic():
-        stream = _lock_stream(stream_id)
+        stream = _lock_stream(stream_id, idempotency_key)
         if idempotency_key is not None:
+            if stream.version != expected_version:
+                _recheck_key(stream, idempotency_key)
             repeated = _repeated_append(stream, idempotency_key, digest)
             if repeated is not None:
                 return repeated
@@ -233,32 +241,60 @@ def stream_append_move(
         )
         _end_if_over(stream, game, state, outcome)
         Event.objects.bulk_create(outcome.events)
-        save_snapshot(stream, game, state)
+        set_snapshot(stream, game, state)
         _save_head(stream)
         _remember_on_commit(stream, game, state)
     return outcome
 
 
-def _lock_stream(stream_id: UUID | str) -> Stream:
+def _lock_stream(stream_id: UUID | str, idempotency_key: str | None = None) -> Stream:
+    """Lock the stream row; with a key, the same query says whether the key was used.
+
+    One round trip brings the row, its snapshot and the key's first use (``key_seq``,
+    ``key_digest``): the (stream, key) unique index answers the subqueries directly.
+    """
+    rows = Stream.objects.select_for_update(of=("self",))
+    if idempotency_key is not None:
+        used = Event.objects.filter(stream=OuterRef("pk"), idempotency_key=idempotency_key)
+        rows = rows.annotate(
+            key_seq=Subquery(used.order_by().values("seq")[:1]),
+            key_digest=Subquery(used.order_by().values("request_digest")[:1]),
+        )
     try:
-        return Stream.objects.select_for_update().get(pk=stream_id)
-    except (Stream.DoesNotExist, ValueError, TypeError):
+        return rows.get(pk=stream_id)
+    except (Stream.DoesNotExist, ValueError, TypeError, ValidationError):
         raise StreamNotFound(f"there is no game stream {stream_id}") from None
+
+
+def _recheck_key(stream: Stream, key: str) -> None:
+    """Look the key up again after waiting for the lock.
+
+    The lock query's subqueries see the database as it was when the query began: a request
+    that waited for the lock while another one with the same key committed would not see that
+    key. The other append also moved the version, so a stale version is the only case where
+    the key must be looked up again, by a new statement that sees the committed rows.
+    """
+    used = Event.objects.filter(stream=stream, idempotency_key=key).order_by()
+    for seq, digest in used.values_list("seq", "request_digest")[:1]:
+        stream.key_seq, stream.key_digest = seq, digest
 
 
 def _repeated_append(stream: Stream, key: str, digest: str) -> AppendOutcome | None:
     """The first answer to a retried request, None for a new key, or IdempotencyConflict."""
-    first = Event.objects.filter(stream=stream, idempotency_key=key).first()
-    if first is None:
+    first_seq = getattr(stream, "key_seq", None)
+    if first_seq is None:
         return None
-    if first.request_digest != digest:
+    if getattr(stream, "key_digest", None) != digest:
         raise IdempotencyConflict(
             f"the Idempotency-Key {key!r} was already used with another request on this stream"
         )
-    events = [first]
-    after = Event.objects.filter(stream=stream, seq=first.seq + 1, type=EventType.GAME_ENDED)
-    events.extend(after)
-    return AppendOutcome(stream, events, repeated=True)
+    events = list(
+        Event.objects.filter(stream=stream, seq__in=[first_seq, first_seq + 1]).order_by("seq")
+    )
+    kept = [events[0]]
+    if len(events) > 1 and events[1].type == EventType.GAME_ENDED:
+        kept.append(events[1])
+    return AppendOutcome(stream, kept, repeated=True)
 
 
 def _check_appendable(stream: Stream, expected_version: int) -> None:
@@ -308,6 +344,7 @@ def stream_append_ruling(
     """
     with transaction.atomic():
         stream = _lock_stream(stream_id)
+        snapshot_current = stream.snapshot_version == stream.version
         event = _next_event(
             stream,
             type=EventType.RULING_MADE,
@@ -319,6 +356,8 @@ def stream_append_ruling(
             },
         )
         event.save()
+        if snapshot_current:  # a ruling changes no game state: the snapshot stays valid
+            stream.snapshot_version = stream.version
         _save_head(stream)
         outbox_publish(
             topic="ruling.made", payload={"stream": str(stream.id), "seq": event.seq, "kind": kind}

@@ -1,7 +1,7 @@
 """Game states of streams: from the in-process cache, the snapshot row, or a replay.
 
 Three sources, one answer: the state after the stream's last event. A replay from event 1 is
-the truth; the snapshot row (one per stream, rewritten on every append) and the in-process
+the truth; the snapshot (columns of the stream row, rewritten by every append) and the in-process
 cache (bounded, per worker process) only make it cheap. Each is keyed by the stream version
 and the engine version it was made with, so a stale or foreign entry is simply not used.
 
@@ -19,7 +19,7 @@ from uuid import UUID
 
 import engine
 from engine.core import Game, GameState, SetupRecord, TrailStep, replay
-from events.models import Event, EventType, Snapshot, Stream
+from events.models import Event, EventType, Stream
 
 CACHE_SIZE = 1024
 
@@ -105,15 +105,14 @@ def replay_stream(stream: Stream, *, until: int | None = None) -> tuple[GameStat
 
 
 def snapshot_state(stream: Stream, game: Game[Any]) -> GameState | None:
-    """The snapshot row's state when it is current for this stream and engine, else None."""
-    row = (
-        Snapshot.objects.filter(
-            stream=stream, version=stream.version, engine_version=game.engine_version
-        )
-        .values_list("state", flat=True)
-        .first()
-    )
-    return None if row is None else game.state_from_json(row)
+    """The stream row's snapshot when it is current for this version and engine, else None."""
+    if (
+        stream.snapshot is None
+        or stream.snapshot_version != stream.version
+        or stream.snapshot_engine != game.engine_version
+    ):
+        return None
+    return game.state_from_json(stream.snapshot)
 
 
 def current_state(stream: Stream) -> GameState:
@@ -131,18 +130,18 @@ def current_state(stream: Stream) -> GameState:
     return state
 
 
+def set_snapshot(stream: Stream, game: Game[Any], state: GameState) -> None:
+    """Put the state in the stream's snapshot fields (in memory; the caller saves the row)."""
+    stream.snapshot = game.state_to_json(state)
+    stream.snapshot_version = stream.version
+    stream.snapshot_engine = game.engine_version
+
+
 def save_snapshot(stream: Stream, game: Game[Any], state: GameState) -> None:
-    """Write (insert or overwrite) the stream's snapshot row in one statement."""
-    Snapshot.objects.bulk_create(
-        [
-            Snapshot(
-                stream=stream,
-                version=stream.version,
-                engine_version=game.engine_version,
-                state=game.state_to_json(state),
-            )
-        ],
-        update_conflicts=True,
-        unique_fields=["stream"],
-        update_fields=["version", "engine_version", "state"],
+    """Write the state as the stream's snapshot at its current version (one UPDATE)."""
+    set_snapshot(stream, game, state)
+    Stream.objects.filter(pk=stream.pk).update(
+        snapshot=stream.snapshot,
+        snapshot_version=stream.snapshot_version,
+        snapshot_engine=stream.snapshot_engine,
     )

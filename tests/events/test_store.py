@@ -14,7 +14,7 @@ from django.db.utils import DatabaseError
 from engine.core import BadMove, IllegalMove, InvalidOptions, UnknownGame
 from events.errors import IdempotencyConflict, NotYourTurn, StreamFinished, VersionConflict
 from events.hashing import event_hash
-from events.models import AppendOnlyError, Event, OutboxEntry, Snapshot, Stream, StreamStatus
+from events.models import AppendOnlyError, Event, OutboxEntry, Stream, StreamStatus
 from events.selectors import stream_audit, stream_verify
 from events.services import stream_append_move, stream_append_ruling, stream_open
 from events.states import current_state, replay_stream, state_cache
@@ -171,20 +171,26 @@ def test_idempotent_retry_returns_the_first_events(
     assert Event.objects.filter(stream=stream).count() == 2
 
 
+def drop_snapshots() -> None:
+    Stream.objects.update(snapshot=None, snapshot_version=None, snapshot_engine="")
+    state_cache.clear()
+
+
 def test_dropping_snapshots_changes_no_answer(toy: Any, open_stream: Callable[..., Stream]) -> None:
     stream = open_stream(turns=30)
     for _ in range(9):
         play_one(toy, stream)
     stream.refresh_from_db()
     cached = toy.state_to_json(current_state(stream))
-    from_snapshot = (stream.snapshot.version, stream.snapshot.state)
-    state_cache.clear()
-    Snapshot.objects.all().delete()
+    from_snapshot = (stream.snapshot_version, stream.snapshot)
+    drop_snapshots()
+    stream.refresh_from_db()
     replayed, _ = replay_stream(stream)
     assert from_snapshot == (stream.version, cached)
     assert toy.state_to_json(current_state(stream)) == cached == toy.state_to_json(replayed)
     play_one(toy, stream)  # appends again without a snapshot, and writes a new one
-    assert Snapshot.objects.get(stream=stream).version == 11
+    stream.refresh_from_db()
+    assert stream.snapshot_version == 11
 
 
 def test_a_snapshot_of_another_engine_version_is_ignored(
@@ -195,9 +201,29 @@ def test_a_snapshot_of_another_engine_version_is_ignored(
     stream.refresh_from_db()
     truth = toy.state_to_json(current_state(stream))
     poisoned = dict(truth, scores=[999, 999])
-    Snapshot.objects.filter(stream=stream).update(engine_version="toy-0", state=poisoned)
+    Stream.objects.filter(pk=stream.pk).update(snapshot_engine="toy-0", snapshot=poisoned)
     state_cache.clear()
+    stream.refresh_from_db()
     assert toy.state_to_json(current_state(stream)) == truth
+
+
+def test_appends_read_no_events_when_the_snapshot_is_current(
+    toy: Any, open_stream: Callable[..., Stream], django_assert_max_num_queries: Any
+) -> None:
+    stream = open_stream()
+    play_one(toy, stream)
+    state_cache.clear()  # another process: only the stream row's snapshot to go on
+    stream.refresh_from_db()
+    state = current_state(stream)
+    move = toy.legal_moves(state, 1)[0].to_json()
+    state_cache.clear()
+    with django_assert_max_num_queries(5) as queries:  # savepoint, lock, insert, update, release
+        stream_append_move(
+            stream_id=stream.pk, seat=1, move=move, expected_version=2, idempotency_key="k"
+        )
+    selects = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert len(selects) == 1  # the lock, which also brings the snapshot and the key's use
+    assert selects[0].startswith('SELECT "events_stream"')
 
 
 def test_events_refuse_changes_in_the_model(toy: Any, open_stream: Callable[..., Stream]) -> None:
