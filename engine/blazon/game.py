@@ -129,7 +129,9 @@ class BlazonGame(Game[BlazonState]):
         )
         for deck in DECKS:
             state.note("chance", f"the {deck} deck is shuffled", {"order": decks[deck][:]}, [])
-        state.note("chance", "distinctions in play: " + ", ".join(chosen), {"distinctions": chosen})
+        state.note(
+            "chance", "distinctions in play: " + ", ".join(chosen), {"distinctions": chosen[:]}
+        )
         self._refill_display(state)
         for seat in range(players):
             self._deal_starting_hand(state, tables, seat)
