@@ -621,6 +621,7 @@ class BlazonGame(Game[BlazonState]):
     def _settle(self, state: BlazonState) -> None:
         """Skip steps that offer no choice (a second draw from nothing, an empty end step)."""
         if state.phase == DRAW and not any(self._can_draw(state, d) for d in DECKS):
+            state.note("skip", "no card is left to draw: the Acquire takes one card")
             state.phase = EXCHANGE
         if state.phase == EXCHANGE and not state.drawn:
             state.phase = END
@@ -630,6 +631,7 @@ class BlazonGame(Game[BlazonState]):
                 not state.refresh_used and self._refresh_allowed(state)
             )
             if not free and len(player.hand) <= HAND_LIMIT:
+                state.note("turn", f"seat {state.turn} has nothing left to do: the turn ends")
                 self._end_turn(state, state.turn)
 
     # -- cards moving -------------------------------------------------------------------------
