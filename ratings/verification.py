@@ -74,7 +74,7 @@ def game_verify(*, stream_id: uuid.UUID | str) -> VerifyOutcome:
         return VerifyOutcome(None, skipped=f"there is no game stream {stream_id}")
     if not stream.is_finished:
         return VerifyOutcome(None, skipped="the game is not over yet")
-    report = stream_checks(stream)
+    report = _checks_or_refusal(stream)
     with transaction.atomic():
         verification, _ = Verification.objects.update_or_create(
             stream_id=stream.pk, defaults={"ok": report["ok"], "checks": report["checks"]}
@@ -117,6 +117,17 @@ def _open_automatic_dispute(stream: Any, check: str, detail: str) -> Dispute:
         failed_check=check,
         reason=f"Automatic: the {check.replace('_', ' ')} check failed: {detail}",
     )
+
+
+def _checks_or_refusal(stream: Any) -> dict[str, Any]:
+    """The checks, or one failed check when this server cannot replay the game at all."""
+    from engine.core import EngineError
+
+    try:
+        return stream_checks(stream)
+    except EngineError as exc:  # e.g. the game is no longer registered here
+        detail = f"this server cannot replay the game: {exc}"
+        return {"ok": False, "checks": {"engine_version": {"ok": False, "detail": detail}}}
 
 
 def game_verify_and_rate(*, stream_id: uuid.UUID | str) -> VerifyOutcome:

@@ -97,3 +97,13 @@ def test_another_engine_version_cannot_vouch_for_a_game(finished: Callable[..., 
     assert outcome.dispute is not None
     assert outcome.dispute.failed_check == "engine_version"
     assert "toy-0" in outcome.dispute.reason
+
+
+def test_a_game_this_server_cannot_replay_opens_a_dispute(finished: Callable[..., Any]) -> None:
+    stream = finished(2)
+    Stream.objects.filter(pk=stream.pk).update(game="no-such-game")
+    outcome = game_verify(stream_id=stream.pk)
+    assert outcome.verification is not None
+    assert outcome.verification.ok is False
+    assert outcome.dispute is not None
+    assert "cannot replay" in outcome.dispute.reason
