@@ -79,7 +79,7 @@ def _sqlite_without_fsync() -> None:
     transaction, and demo data is worth less than the minute the syncs would cost."""
     from django.db import connection
 
-    if connection.vendor == "sqlite":
+    if connection.vendor == "sqlite" and not connection.in_atomic_block:
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA synchronous = OFF")
 
