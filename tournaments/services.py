@@ -530,12 +530,17 @@ def _merged(draws: Sequence[pairing.Pairing]) -> pairing.Pairing:
 
 def _save_draw(round_: Round, draw: pairing.Pairing) -> None:
     """Plain values → rows: one Table per table (seats in order), one per bye."""
-    regs = {reg.id: reg for reg in round_.tournament.registrations.all()}
-    number = 0
-    for number, seats in enumerate(draw.tables, start=1):
-        _table_with_seats(round_, number, seats, regs, is_bye=False)
-    for offset, reg in enumerate(draw.byes, start=number + 1):
-        _table_with_seats(round_, offset, (reg,), regs, is_bye=True)
+    layout = [(seats, False) for seats in draw.tables] + [((reg,), True) for reg in draw.byes]
+    # Two INSERTs whatever the size: tables first (their ids come back), then every seat.
+    tables = Table.objects.bulk_create(
+        Table(round=round_, number=number, is_bye=is_bye)
+        for number, (_, is_bye) in enumerate(layout, start=1)
+    )
+    TableSeat.objects.bulk_create(
+        TableSeat(table=table, seat=seat, registration_id=reg)
+        for table, (regs, _) in zip(tables, layout, strict=True)
+        for seat, reg in enumerate(regs)
+    )
 
 
 def _table_with_seats(
