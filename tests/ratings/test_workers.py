@@ -265,7 +265,11 @@ def test_redis_stopped_while_games_finish_loses_nothing(
             assert all(entry.last_error for entry in pending)
             assert Verification.objects.count() == 1
             private_redis.start()
-            wait_for(lambda: outbox_sweep() or not pending.exists(), timeout=60, what="the sweep")
+            wait_for(
+                lambda: outbox_sweep() >= 0 and not pending.exists(),
+                timeout=60,
+                what="the sweeper sending every pending entry",
+            )
             wait_for(lambda: all_rated(streams), timeout=90, what="every game rated")
     finally:
         worker.stop()
