@@ -305,3 +305,28 @@ def test_pairing_and_hot_pages_cost_the_same_queries_for_8_or_24_players() -> No
     small, large = _queries_per_page(8), _queries_per_page(24)
     assert small == large
     assert max(small) <= 20
+
+
+def test_a_conflict_is_settled_by_the_organiser_even_when_seated(organiser: Any) -> None:
+    from tests.tournaments.factories import make_tournament
+    from tournaments.models import Player
+
+    tournament = make_tournament(organiser=organiser)
+    me = Player.objects.create(user=organiser, display_name="The Organiser")
+    services.registration_create(tournament=tournament, player=me, checked_in=True)
+    register_players(tournament, 3)
+    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    table = round_.tables.get()
+    others = [s.registration.player.user for s in table.seats.all() if s.registration.player != me]
+    url = f"/api/v1/tables/{table.pk}/results"
+    ok = client_for(others[0]).post(url, {"ranks": [1, 2, 3, 4]})
+    assert ok.status_code == 201
+    clash = client_for(others[1]).post(url, {"ranks": [4, 3, 2, 1]})
+    assert clash.json()["status"] == "conflict"
+    as_player = client_for(organiser).post(url, {"ranks": [1, 2, 3, 4]})
+    assert as_player.json()["status"] == "conflict"  # seated: a report like any other
+    decided = client_for(organiser).post(url, {"ranks": [2, 1, 3, 4], "decide": True})
+    assert decided.status_code == 201
+    assert (decided.json()["status"], decided.json()["source"]) == ("confirmed", "organiser")
+    history = client_for(None).get(url).json()
+    assert [v["status"] for v in history] == ["discarded"] * 3 + ["confirmed"]
