@@ -40,6 +40,7 @@ from tournaments.serializers import (
     TableOut,
     TournamentIn,
     TournamentOut,
+    TournamentPatchIn,
 )
 
 ERRORS = {
@@ -99,6 +100,19 @@ class TournamentDetailView(TournamentView):
     @extend_schema(responses={200: TournamentOut, 404: ERRORS[404]}, summary="A tournament")
     def get(self, request: Request, pk: int) -> Response:
         return Response(TournamentOut(get_object_or_404(Tournament, pk=pk)).data)
+
+    @extend_schema(
+        request=TournamentPatchIn,
+        responses={200: TournamentOut, **ERRORS},
+        summary="Change names, table sizes, points, tie-breakers, bye points or planned rounds",
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        require_organiser(request, tournament)
+        data = self.body(TournamentPatchIn, request)
+        return Response(
+            TournamentOut(services.tournament_update(tournament=tournament, **data)).data
+        )
 
 
 class TournamentFinishView(TournamentView):

@@ -51,6 +51,21 @@ class TournamentIn(serializers.Serializer):
     pairing_seed = serializers.CharField(max_length=64, required=False, default="")
 
 
+class TournamentPatchIn(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False)
+    table_preferred = serializers.IntegerField(min_value=1, max_value=12, required=False)
+    table_allowed = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=12), required=False, min_length=1
+    )
+    points_by_rank = serializers.ListField(
+        child=serializers.FloatField(), required=False, min_length=1, max_length=12
+    )
+    tiebreakers = serializers.ListField(child=serializers.CharField(), required=False)
+    bye_points = serializers.FloatField(required=False)
+    dispute_window_minutes = serializers.IntegerField(min_value=0, required=False)
+    rounds_planned = serializers.IntegerField(min_value=1, max_value=99, required=False)
+
+
 # -- registrations -----------------------------------------------------------------------------
 class RegistrationOut(serializers.ModelSerializer):
     name = serializers.CharField(source="player.display_name", read_only=True)

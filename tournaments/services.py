@@ -235,6 +235,48 @@ def _messages(exc: ValidationError) -> list[str]:
     return list(exc.messages)
 
 
+@transaction.atomic
+def tournament_update(
+    *,
+    tournament: Tournament,
+    name: str | None = None,
+    table_preferred: int | None = None,
+    table_allowed: Sequence[int] | None = None,
+    points_by_rank: Sequence[float] | None = None,
+    tiebreakers: Sequence[str] | None = None,
+    bye_points: float | None = None,
+    dispute_window_minutes: int | None = None,
+    rounds_planned: int | None = None,
+) -> Tournament:
+    """Change the settings an organiser may change at any time. Standings are recomputed from
+    the results, so new points or tie-breakers apply to every round; new table sizes apply
+    from the next draw. The game, its options and the format are fixed at creation."""
+    facts = game_facts(tournament.game_id)
+    if table_preferred is not None or table_allowed is not None:
+        preferred = table_preferred or tournament.table_preferred
+        allowed = table_allowed or tournament.table_allowed
+        tournament.table_allowed = _table_allowed(
+            facts.min_players, facts.max_players, preferred, allowed
+        )
+        tournament.table_preferred = preferred
+    if points_by_rank is not None:
+        tournament.points_by_rank = _points_by_rank(points_by_rank, max(tournament.table_allowed))
+    if tiebreakers is not None:
+        tournament.tiebreakers = _tiebreakers(tiebreakers)
+    changes = {
+        "name": name.strip() if name is not None else None,
+        "bye_points": bye_points,
+        "dispute_window_minutes": dispute_window_minutes,
+        "rounds_planned": rounds_planned,
+    }
+    for field, value in changes.items():
+        if value is not None:
+            setattr(tournament, field, value)
+    _full_clean(tournament)
+    tournament.save()
+    return tournament
+
+
 def tournament_finish(*, tournament: Tournament) -> Tournament:
     """Close the tournament: no more rounds or registrations."""
     if tournament.rounds.filter(state=Round.State.DRAFT).exists():

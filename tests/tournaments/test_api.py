@@ -330,3 +330,22 @@ def test_a_conflict_is_settled_by_the_organiser_even_when_seated(organiser: Any)
     assert (decided.json()["status"], decided.json()["source"]) == ("confirmed", "organiser")
     history = client_for(None).get(url).json()
     assert [v["status"] for v in history] == ["discarded"] * 3 + ["confirmed"]
+
+
+def test_the_organiser_changes_points_and_the_standings_follow(
+    tournament: Tournament, as_organiser: APIClient
+) -> None:
+    register_players(tournament, 4)
+    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    services.result_enter(table=round_.tables.get(), by=None, ranks=[1, 2, 3, 4])
+    url = f"/api/v1/tournaments/{tournament.pk}"
+    changed = as_organiser.patch(url, {"points_by_rank": [10, 5], "tiebreakers": ["wins"]})
+    assert changed.status_code == 200, changed.content
+    assert changed.json()["points_by_rank"] == [10.0, 5.0]
+    rows = as_organiser.get(f"{url}/standings").json()
+    assert [row["points"] for row in rows] == [10.0, 5.0, 0.0, 0.0]
+    assert_error(as_organiser.patch(url, {"table_allowed": [6]}), 400, "invalid", "2 to 5")
+    assert_error(as_organiser.patch(url, {"points_by_rank": [1, 2]}), 400, "invalid", "grow")
+    player = client_for(tournament.registrations.first().player.user)
+    assert_error(player.patch(url, {"name": "Mine"}), 403, "forbidden")
+    assert Tournament.objects.get(pk=tournament.pk).name == tournament.name
