@@ -21,6 +21,7 @@ FORMAT_OPTIONS: Mapping[str, Mapping[str, object]] = {
     "round_robin": {
         "balance_seats": True,
         "search_budget": 20_000,
+        "rounds": 0,
     },
 }
 

@@ -96,30 +96,45 @@ class Grouper:
         """The swap of ``a`` (at table ``t``) that lowers the cost most: widen the search
         from the neighbouring tables to all of them until one helps."""
         home = tables[t]
-        home_cost = self.table_cost(home)
+        points = self.points
+        home_rest = [points[x] for x in home if x != a]
+        home_spread = _spread([points[x] for x in home])
         tried = 0
-        reach = 2
+        near, reach = 0, 2
         while True:
             best: tuple[int, int] | None = None
             best_delta = 0.0
-            for u in _tables_within(t, reach, len(tables)):
+            for u in _tables_within(t, near, reach, len(tables)):
                 other = tables[u]
-                other_cost = self.table_cost(other)
-                for b in other:
+                other_points = [points[y] for y in other]
+                other_spread = _spread(other_points)
+                for k, b in enumerate(other):
                     tried += 1
-                    new_home = [b if x == a else x for x in home]
-                    new_other = [a if x == b else x for x in other]
-                    delta = (
-                        self.table_cost(new_home)
-                        + self.table_cost(new_other)
-                        - home_cost
-                        - other_cost
+                    spread_change = (
+                        _spread([*home_rest, points[b]])
+                        + _spread([*other_points[:k], *other_points[k + 1 :], points[a]])
+                        - home_spread
+                        - other_spread
                     )
+                    delta = REPEAT_COST * self._repeat_change(home, a, other, b) + spread_change
                     if delta < best_delta - 1e-9:
                         best, best_delta = (u, b), delta
             if best is not None or reach >= len(tables):
                 return best, tried
-            reach *= 4
+            near, reach = reach, reach * 4
+
+    def _repeat_change(self, home: Sequence[int], a: int, other: Sequence[int], b: int) -> int:
+        """Change in repeats if ``a`` (at ``home``) and ``b`` (at ``other``) swap tables."""
+        counts = self.met.counts
+        met_a, met_b = counts[a], counts[b]
+        change = 0
+        for x in home:
+            if x != a:
+                change += met_b.get(x, 0) - met_a.get(x, 0)
+        for y in other:
+            if y != b:
+                change += met_a.get(y, 0) - met_b.get(y, 0)
+        return change
 
     @staticmethod
     def _apply(tables: list[list[int]], t: int, a: int, u: int, b: int) -> None:
@@ -184,10 +199,14 @@ class _Backtrack:
         return False
 
 
-def _tables_within(t: int, reach: int, count: int) -> list[int]:
-    """Table indexes at distance 1..reach from ``t``, nearest first."""
+def _spread(scores: Sequence[float]) -> float:
+    return max(scores) - min(scores)
+
+
+def _tables_within(t: int, near: int, reach: int, count: int) -> list[int]:
+    """Table indexes at distance ``near + 1`` to ``reach`` from ``t``, nearest first."""
     found: list[int] = []
-    for distance in range(1, reach + 1):
+    for distance in range(near + 1, reach + 1):
         for u in (t - distance, t + distance):
             if 0 <= u < count:
                 found.append(u)

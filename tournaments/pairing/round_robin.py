@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from tournaments.pairing.draw import DrawInputs, choose_byes, finish
 from tournaments.pairing.grouping import Grouper
+from tournaments.pairing.schedule import plan_rounds
 from tournaments.pairing.sizes import table_sizes
 from tournaments.pairing.swiss import pair_by_matching
 from tournaments.pairing.types import Entrant, Pairing, PairingBug
@@ -18,7 +19,9 @@ def round_robin(state: DrawInputs, round_number: int, options: Mapping[str, obje
     Two-player tables follow the circle method over the entrants in seed order (then id), so
     over ``n - 1`` rounds (``n`` if odd, one bye each) everyone meets everyone once. If drops or
     late entries make that round repeat a pairing, the round is matched afresh instead. Larger
-    tables are drawn to meet as many new opponents as possible, ignoring points.
+    tables are drawn to meet as many new opponents as possible, ignoring points: the rounds
+    left (option ``rounds``, the whole event; 0 means as many as could be free of repeats) are
+    planned together and this round is the plan's first.
     """
     balance = bool(options["balance_seats"])
     if state.rule.allowed == (2,) or (state.rule.preferred == 2 and len(state.entrants) % 2 == 0):
@@ -30,14 +33,31 @@ def round_robin(state: DrawInputs, round_number: int, options: Mapping[str, obje
     sizes = table_sizes(len(order), state.rule)
     if sizes is None:
         raise PairingBug(f"{len(order)} entrants left after byes cannot be split into tables")
-    level = dict.fromkeys(order, 0.0)
     if sizes and all(size == 2 for size in sizes):
         flat = replace(state, entrants=[_flat(e) for e in state.entrants])
         tables = pair_by_matching(flat, order, avoid_repeats=True)
     else:
-        budget = int(str(options["search_budget"]))
-        tables = Grouper(points=level, met=state.met, budget=budget).draw(order, sizes)
+        tables = _plan_tables(state, order, sizes, round_number, options)
     return finish(state, tables, byes, balance=balance)
+
+
+def _plan_tables(
+    state: DrawInputs,
+    order: Sequence[int],
+    sizes: Sequence[int],
+    round_number: int,
+    options: Mapping[str, object],
+) -> list[list[int]]:
+    """This round's tables from a plan of all the rounds left (see :mod:`.schedule`), unless
+    the plain one-round draw repeats less now."""
+    budget = int(str(options["search_budget"]))
+    total = int(str(options["rounds"])) or max(1, (len(order) - 1) // (state.rule.preferred - 1))
+    plan = plan_rounds(
+        order, sizes, state.met, rounds=total - round_number + 1, rng=state.rng, budget=budget
+    )
+    grouper = Grouper(points=dict.fromkeys(order, 0.0), met=state.met, budget=budget)
+    single = grouper.draw(order, sizes)
+    return single if grouper.repeats(single) < grouper.repeats(plan[0]) else plan[0]
 
 
 def circle_round(
