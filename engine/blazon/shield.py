@@ -269,29 +269,38 @@ def placement_problem(
     not refused here (the caller checks that the row can be made legal before the turn ends).
     ``row_ok``: the row check when the caller already made it.
     """
-    spaces = tables.board.spaces
-    where = f"{spaces[space].name} ({ALIGNS[align]})"
-    name = tables.edition.cards[card].name
     if tables.row_of[space] == CADENCY_ROW and align != 0:
         return "the cadency space has a single alignment: place it with align top"
     if not tables.same_kind[card, space, align]:
-        return f"{name} is a {tables.category[card]} card; {where} shows a {category_of_symbol(spaces[space].symbol(align))} symbol"
+        return _wording(tables, card, space, align, "category")
     if player.shield[space] == card:
-        return f"{name} is already on {spaces[space].name}"
+        return _wording(tables, card, space, align, "same")
     clash = repeated_tincture(player, tables, card, space)
     if clash >= 0:
-        return f"an identical tincture ({name}) is already on {spaces[clash].name}"
+        return f"an identical tincture ({tables.edition.cards[card].name}) is already on {tables.board.spaces[clash].name}"
     symbol_ok = tables.fits[card, space, align]
     if row_ok is None:
         row_ok, _ = row_shift(player, tables, space, align)
-    broken = (not symbol_ok) + (not row_ok)
     if abate:
-        return _abatement_problem(player, broken, abatement_rule, space)
+        return _abatement_problem(player, (not symbol_ok) + (not row_ok), abatement_rule, space)
     if not symbol_ok:
-        return f"{name} is a {tables.edition.cards[card].type}; {where} shows {spaces[space].symbol(align)}"
+        return _wording(tables, card, space, align, "symbol")
     if not row_ok and not row_change:
         return f"row {tables.row_of[space]} already holds cards in the other alignment"
     return None
+
+
+def _wording(tables: Tables, card: int, space: int, align: int, problem: str) -> str:
+    """The sentence for a card that does not fit a space (built only when a move is refused)."""
+    shown = tables.board.spaces[space]
+    where = f"{shown.name} ({ALIGNS[align]})"
+    name = tables.edition.cards[card].name
+    symbol = shown.symbol(align)
+    if problem == "category":
+        return f"{name} is a {tables.category[card]} card; {where} shows a {category_of_symbol(symbol)} symbol"
+    if problem == "same":
+        return f"{name} is already on {shown.name}"
+    return f"{name} is a {tables.edition.cards[card].type}; {where} shows {symbol}"
 
 
 def _abatement_problem(player: PlayerState, broken: int, rule: bool, space: int) -> str | None:
