@@ -12,6 +12,15 @@ from tournaments.pairing.types import Entrant, History, Pairing, PairingError, T
 FORMATS = ("swiss", "round_robin")
 
 #: Every option each format understands, with its default. Unknown keys are refused.
+#:
+#: * ``avoid_repeats`` — keep entrants who already shared a table apart while possible
+#:   (off: plain slices of the score order).
+#: * ``balance_seats`` — give each entrant the seats they used least (Hungarian method);
+#:   off: seats in a seeded random order.
+#: * ``search_budget`` — how much work the repeat repair may do before settling for a repeat
+#:   (swap trials; the exact search on small fields gets ten times as many steps).
+#: * ``rounds`` — round robin: how many rounds the event has, so the rounds left are planned
+#:   together; 0: as many as could be free of repeats.
 FORMAT_OPTIONS: Mapping[str, Mapping[str, object]] = {
     "swiss": {
         "avoid_repeats": True,
@@ -38,8 +47,21 @@ def pair_round(
 ) -> Pairing:
     """Draw one round of format ``fmt`` for the active ``entrants``.
 
-    ``round_number`` is 1-based; ``seed`` makes the draw reproducible (same inputs, same draw).
+    ``round_number`` is 1-based; ``seed`` makes the draw reproducible (same inputs, same draw,
+    whatever the order of ``entrants``). Byes go first, only as many as the table sizes need,
+    to the entrants with the fewest byes and then the fewest points. Swiss then seats the rest
+    by score (tables of two by weighted matching, larger tables greedily, repairing repeats by
+    swaps, exhaustively on small fields); round robin seats everyone against new opponents.
     Raises :class:`PairingError` with a sentence a person reads when the draw cannot be made.
+
+    >>> field = [Entrant(1, points=3), Entrant(2, points=3), Entrant(3), Entrant(4)]
+    >>> pairs = TableRule(preferred=2, allowed=(2,))
+    >>> draw = pair_round("swiss", field, History(), pairs, round_number=2, seed="doc")
+    >>> sorted(sorted(table) for table in draw.tables)
+    [[1, 2], [3, 4]]
+    >>> again = pair_round("swiss", field, History(((1, 2),)), pairs, round_number=2, seed="doc")
+    >>> sorted(sorted(table) for table in again.tables), again.quality["repeat_pairs"]
+    ([[1, 3], [2, 4]], 0.0)
     """
     resolved = resolve_options(fmt, options)
     state = read_round(entrants, history, rule, round_number=round_number, seed=seed)
