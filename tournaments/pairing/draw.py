@@ -60,9 +60,13 @@ def read_round(
 
 def choose_byes(state: DrawInputs) -> tuple[list[int], list[Entrant]]:
     """The fewest byes so the rest split into allowed tables, given to those with the fewest
-    byes so far, then the lowest points (seeded tie-break). Returns (byes, seated)."""
+    byes so far, then the lowest points, then the weakest seeding (the unseeded first, then
+    the highest seed number), then by the round's seeded tie-break. Returns (byes, seated)."""
     count = byes_needed(len(state.entrants), state.rule)
-    ranked = sorted(state.entrants, key=lambda e: (e.byes, e.points, state.tiebreak[e.id]))
+    ranked = sorted(
+        state.entrants,
+        key=lambda e: (e.byes, e.points, e.seed != 0, -e.seed, state.tiebreak[e.id]),
+    )
     byes = [e.id for e in ranked[:count]]
     given = set(byes)
     return byes, [e for e in state.entrants if e.id not in given]

@@ -9,7 +9,7 @@ import networkx as nx
 from tournaments.pairing.draw import DrawInputs, choose_byes, finish, score_order
 from tournaments.pairing.grouping import Grouper, chunk
 from tournaments.pairing.sizes import table_sizes
-from tournaments.pairing.types import Pairing, PairingBug
+from tournaments.pairing.types import Entrant, Pairing, PairingBug
 
 #: Matching weights are integers: a repeat costs more than any score difference.
 _REPEAT_WEIGHT = 10**9
@@ -19,7 +19,8 @@ MATCHING_BLOCK = 100
 
 
 def swiss(state: DrawInputs, options: Mapping[str, object]) -> Pairing:
-    """One Swiss round; tables of two are paired by weighted matching, larger ones grouped."""
+    """One Swiss round. A seeded first round deals the seeds over the tables by snake seeding;
+    otherwise tables of two are paired by weighted matching, larger ones grouped."""
     byes, seated = choose_byes(state)
     order = score_order(state, seated)
     sizes = table_sizes(len(order), state.rule)
@@ -28,12 +29,49 @@ def swiss(state: DrawInputs, options: Mapping[str, object]) -> Pairing:
     budget = int(str(options["search_budget"]))
     if not options["avoid_repeats"]:
         budget = 0
-    if sizes and all(size == 2 for size in sizes):
+    if _seeded_start(state, seated):
+        tables = snake_deal(seed_order(state, seated), sizes)
+    elif sizes and all(size == 2 for size in sizes):
         tables = pair_by_matching(state, order, avoid_repeats=bool(options["avoid_repeats"]))
     else:
         grouper = Grouper(points=state.points, met=state.met, budget=budget)
         tables = grouper.draw(order, sizes) if budget else chunk(order, sizes)
     return finish(state, tables, byes, balance=bool(options["balance_seats"]))
+
+
+def _seeded_start(state: DrawInputs, seated: Sequence[Entrant]) -> bool:
+    """True when nothing but the seeding tells the entrants apart: equal points, some seeds,
+    and nobody has met anyone yet (the first round)."""
+    ids = {e.id for e in seated}
+    return (
+        len({e.points for e in seated}) <= 1
+        and any(e.seed for e in seated)
+        and not any(b in ids for a in ids for b in state.met.counts.get(a, {}))
+    )
+
+
+def seed_order(state: DrawInputs, seated: Sequence[Entrant]) -> list[int]:
+    """Seeded entrants by seed (1 first), then the unseeded in the round's seeded order."""
+    return [e.id for e in sorted(seated, key=lambda e: (e.seed == 0, e.seed, state.tiebreak[e.id]))]
+
+
+def snake_deal(order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+    """Deal ``order`` over tables of ``sizes`` by snake seeding (1, 2, 3, then back), so the
+    top seeds start at different tables.
+
+    >>> snake_deal([1, 2, 3, 4, 5, 6, 7, 8], [4, 4])
+    [[1, 4, 5, 8], [2, 3, 6, 7]]
+    """
+    tables: list[list[int]] = [[] for _ in sizes]
+    columns = list(range(len(sizes)))
+    dealt = 0
+    while dealt < len(order):
+        for t in columns:
+            if len(tables[t]) < sizes[t] and dealt < len(order):
+                tables[t].append(order[dealt])
+                dealt += 1
+        columns.reverse()
+    return tables
 
 
 def pair_by_matching(

@@ -14,6 +14,7 @@ MODULES = [
     "sizes",
     "stages",
     "standings",
+    "swiss",
 ]
 
 

@@ -222,3 +222,22 @@ def test_no_entrants_no_tables() -> None:
     draw = pair_round("swiss", [], History(), FOURS, round_number=1, seed="s")
     assert draw.tables == ()
     assert draw.byes == ()
+
+
+def test_a_seeded_first_round_spreads_the_top_seeds() -> None:
+    entrants = [Entrant(i, seed=i) for i in range(1, 13)]
+    draw = pair_round("swiss", entrants, History(), FOURS, round_number=1, seed="s")
+    assert sorted(sorted(t) for t in draw.tables) == [[1, 6, 7, 12], [2, 5, 8, 11], [3, 4, 9, 10]]
+
+
+def test_a_seeded_first_round_of_pairs_folds_the_field() -> None:
+    entrants = [Entrant(i, seed=i) for i in range(1, 8)]
+    draw = pair_round("swiss", entrants, History(), PAIRS, round_number=1, seed="s")
+    assert draw.byes == (7,)
+    assert sorted(sorted(t) for t in draw.tables) == [[1, 6], [2, 5], [3, 4]]
+
+
+def test_the_first_bye_goes_to_the_unseeded() -> None:
+    entrants = [Entrant(1, seed=1), Entrant(2, seed=2), Entrant(3)]
+    draw = pair_round("swiss", entrants, History(), PAIRS, round_number=1, seed="s")
+    assert draw.byes == (3,)
