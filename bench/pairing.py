@@ -86,6 +86,26 @@ def bench(players: int, rule: TableRule, repetitions: int) -> None:
     )
 
 
+def bench_round_robin(players: int, rule: TableRule, rounds: int) -> None:
+    """Print the repeats per round and the slowest draw of a round robin at tables of N."""
+    tables: list[tuple[int, ...]] = []
+    repeats: list[int] = []
+    slowest = 0.0
+    entrants = [Entrant(id=i) for i in range(1, players + 1)]
+    for number in range(1, rounds + 1):
+        start = time.perf_counter()
+        draw = pair_round(
+            "round_robin", entrants, History(tuple(tables)), rule, round_number=number, seed="bench"
+        )
+        slowest = max(slowest, time.perf_counter() - start)
+        repeats.append(int(draw.quality["repeat_pairs"]))
+        tables.extend(draw.tables)
+    print(
+        f"{players:5d} players, round robin at tables of {rule.preferred}, {rounds} rounds: "
+        f"repeat pairs per round {repeats}, slowest draw {slowest * 1000:.0f} ms"
+    )
+
+
 def main() -> None:
     """Run every field size the issue asks about."""
     four = TableRule(preferred=4, allowed=(3, 4, 5))
@@ -97,6 +117,9 @@ def main() -> None:
     bench(100, two, 5)
     bench(200, two, 5)
     bench(1000, two, 3)
+    bench_round_robin(16, TableRule(preferred=4, allowed=(4,)), 5)
+    bench_round_robin(25, TableRule(preferred=5, allowed=(5,)), 6)
+    bench_round_robin(40, four, 8)
 
 
 if __name__ == "__main__":
