@@ -49,25 +49,42 @@ def single_elimination(seeds: Sequence[int]) -> Bracket:
     )
 
 
-def double_elimination(seeds: Sequence[int]) -> Bracket:
-    """A double-elimination bracket: winners' bracket, losers' bracket and one grand final.
+def double_elimination(seeds: Sequence[int], *, reset: bool = False) -> Bracket:
+    """A double-elimination bracket: winners' bracket, losers' bracket and a grand final.
 
     An entrant is out after two defeats. The loser of each winners' match drops into the
     losers' bracket (in reverse order every other round, to put off rematches); the winners'
-    champion meets the losers' champion in the grand final ``GF-1`` (a single match: no reset).
-    Byes go to the top seeds as in :func:`single_elimination`.
+    champion (slot 0) meets the losers' champion (slot 1) in the grand final ``GF-1``. With
+    ``reset``, if the losers' champion wins it, both have lost once and ``GF-2`` decides; if
+    the winners' champion wins, ``GF-2`` is settled as a bye. Byes go to the top seeds as in
+    :func:`single_elimination`.
     """
     lines, rounds = _first_round_lines(seeds)
     loser_routes = _losers_routes(rounds)
     final = Route("GF-1", 0)
     matches = _winners_bracket(lines, rounds, loser_routes=loser_routes, final_route=final)
     matches.extend(_losers_bracket(rounds))
+    if reset:
+        matches.append(
+            Match(
+                id="GF-1",
+                section="final",
+                round=1,
+                slots=(None, None),
+                routes=(Route("GF-2", 0), Route("GF-2", 1)),
+            )
+        )
     matches.append(
-        Match(id="GF-1", section="final", round=1, slots=(None, None), routes=(None, None))
+        Match(
+            id=_RESET_MATCH if reset else "GF-1",
+            section="final",
+            round=2 if reset else 1,
+            slots=(None, None),
+            routes=(None, None),
+        )
     )
-    return _settled(
-        Bracket(kind="double_elimination", matches=tuple(matches), meta=_meta(seeds, final="GF-1"))
-    )
+    meta = {**_meta(seeds, final=_RESET_MATCH if reset else "GF-1"), "reset": reset}
+    return _settled(Bracket(kind="double_elimination", matches=tuple(matches), meta=meta))
 
 
 def knockout(seeds: Sequence[int], *, table_size: int, advance: int) -> Bracket:
@@ -133,6 +150,10 @@ def bracket_champion(bracket: Bracket) -> int | None:
     """The winner of the bracket's final, once decided."""
     final = bracket.match(str(bracket.meta["final"]))
     return final.result[0] if final.result else None
+
+
+#: The grand-final reset of a double elimination.
+_RESET_MATCH = "GF-2"
 
 
 # --- construction ------------------------------------------------------------------------
@@ -350,6 +371,12 @@ def _decide(matches: dict[str, Match], match_id: str, order: Sequence[int]) -> N
     """Record a finishing order and send each place along its route (byes where nobody is)."""
     match = matches[match_id]
     matches[match_id] = replace(match, result=tuple(order))
+    if match.routes and match.routes[0] == Route(_RESET_MATCH, 0) and order[0] == match.slots[0]:
+        # The winners' champion won the grand final: no reset match is needed.
+        matches[_RESET_MATCH] = replace(
+            matches[_RESET_MATCH], slots=(order[0], None), bye_slots=(1,)
+        )
+        return
     for place, route in enumerate(match.routes):
         if route is None:
             continue

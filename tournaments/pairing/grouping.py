@@ -30,11 +30,6 @@ class Grouper:
     met: Meetings
     budget: int
 
-    def table_cost(self, table: Sequence[int]) -> float:
-        """Repeats (heavily) plus the score spread of one table."""
-        scores = [self.points[e] for e in table]
-        return REPEAT_COST * self.met.table_repeats(table) + (max(scores) - min(scores))
-
     def draw(self, order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
         """Tables of the given ``sizes`` for the entrants in ``order`` (best first)."""
         tables = self.greedy(order, sizes)

@@ -33,10 +33,12 @@ def test_single_elimination_always_ends_with_one_champion_who_never_lost(
 
 
 @settings(max_examples=30, deadline=None)
-@given(entrants=st.integers(min_value=2, max_value=40), seed=st.text(max_size=4))
-def test_double_elimination_always_finishes(entrants: int, seed: str) -> None:
+@given(
+    entrants=st.integers(min_value=2, max_value=40), seed=st.text(max_size=4), reset=st.booleans()
+)
+def test_double_elimination_always_finishes(entrants: int, seed: str, reset: bool) -> None:
     seeds = list(range(1, entrants + 1))
-    done = play_out(double_elimination(seeds), upsets(seed))
+    done = play_out(double_elimination(seeds, reset=reset), upsets(seed))
     assert all(m.result is not None for m in done.matches)
     losses = Counter(m.result[1] for m in done.matches if m.result and len(m.result) == 2)
     assert max(losses.values()) <= 2

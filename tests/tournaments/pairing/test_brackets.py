@@ -101,6 +101,20 @@ def test_double_elimination_with_favourites_ends_in_a_final_of_the_top_two() -> 
     assert bracket_champion(done) == 1
 
 
+def test_grand_final_reset_is_played_only_when_the_losers_champion_wins() -> None:
+    bracket = double_elimination([1, 2, 3, 4], reset=True)
+    to_final = {"W1-1": [1], "W1-2": [2], "W2-1": [1], "L1-1": [4], "L2-1": [2]}
+    before = bracket_advance(bracket, to_final)
+    assert before.match("GF-1").slots == (1, 2)
+    kept = bracket_advance(before, {"GF-1": [1]})
+    assert kept.match("GF-2").is_bye
+    assert bracket_champion(kept) == 1
+    upset = bracket_advance(before, {"GF-1": [2]})
+    assert upset.match("GF-2").slots == (2, 1)
+    assert bracket_champion(upset) is None
+    assert bracket_champion(bracket_advance(upset, {"GF-2": [1]})) == 1
+
+
 def test_knockout_sends_the_top_k_of_each_table_on() -> None:
     bracket = knockout(list(range(1, 14)), table_size=4, advance=2)
     first = [m for m in bracket.matches if m.round == 1]
