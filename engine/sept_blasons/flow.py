@@ -74,7 +74,9 @@ def _advance_powers(state: SeptState) -> None:
         card = trick[state.resolving]
         if not card.used and legality.powered(state, card.rank):
             actor = trick[card.power_by].seat
-            if legality.power_possible(state, card.rank, actor):
+            if legality.power_possible(state, card.rank, actor) and legality.choice_possible(
+                state, card
+            ):
                 return
             card.used = True
             state.note(

@@ -122,6 +122,11 @@ def _steal_refusal(state: SeptState, card: Played, move: mv.Steal) -> str:
     if not 0 <= move.card < len(trick):
         return f"there is no card in play position {move.card}"
     if move.mode == "value":
+        if _is_stolen_choice(card) and trick[move.card].rank == MALANDRIN:
+            return (
+                "a stolen malandrin choice cannot take the value *: choosing itself is only "
+                "for a malandrin making its own choice (ER-8)"
+            )
         return ""
     if move.mode != "power":
         return f"the malandrin takes a 'value' or a 'power', not {move.mode!r}"
@@ -135,12 +140,27 @@ def _steal_refusal(state: SeptState, card: Played, move: mv.Steal) -> str:
     return ""
 
 
+def _is_stolen_choice(card: Played) -> bool:
+    """True when a malandrin's choice is being made by the thief who took it (ER-8)."""
+    return card.power_by != card.position
+
+
 def _steal_moves(state: SeptState, card: Played) -> list[Move]:
-    moves: list[Move] = [mv.Steal(p, "value") for p in range(len(state.trick))]
+    stolen = _is_stolen_choice(card)
+    moves: list[Move] = [
+        mv.Steal(target.position, "value")
+        for target in state.trick
+        if not (stolen and target.rank == MALANDRIN)
+    ]
     for target in state.trick[card.position + 1 :]:
         if powered(state, target.rank) and target.power_by != card.power_by:
             moves.append(mv.Steal(target.position, "power"))
     return moves
+
+
+def choice_possible(state: SeptState, card: Played) -> bool:
+    """Whether a malandrin's choice has any option (a stolen one may have none, ER-8)."""
+    return card.rank != MALANDRIN or bool(_steal_moves(state, card))
 
 
 def _pick_refusal(state: SeptState, pick: int) -> str:

@@ -191,9 +191,8 @@ def _first_malandrin_wins(choice1: Steal, choice2: Steal) -> bool | None:
 
 def test_rulebook_example_6_star_6_6_star_the_second_malandrin_can_stop_the_first() -> None:
     state = _at_malandrin([6, STAR, 6, 6, STAR], 1)
-    keeping_choice = [m for m in legal(state) if m != Steal(4, "power")]
     replies = [Steal(p, "value") for p in range(5)]
-    for choice1 in keeping_choice:
+    for choice1 in legal(state):
         assert isinstance(choice1, Steal)
         outcomes = [_first_malandrin_wins(choice1, reply) for reply in replies]
         assert False in outcomes, f"no reply stops the first malandrin after {choice1}"
@@ -209,13 +208,17 @@ def test_rulebook_example_6_star_6_6_star_the_sixes_always_cancel() -> None:
             assert len(trial.set_aside) == 5
 
 
-def test_ruling_7B_1_taking_the_second_malandrins_choice_in_6_star_6_6_star() -> None:
-    # A consequence of 7B-1 the rulebook does not discuss: the first malandrin takes the
-    # second one's choice; the second has no value and no choice left, and the first wins
-    # with `*` once the three sixes cancel (cascade). Documented in docs/rules/les-7-blasons.md.
+def test_engine_reading_ER_8_a_stolen_malandrin_choice_cannot_take_star() -> None:
+    # The first malandrin takes the second one's choice. Making it, it may not take `*`
+    # (choosing itself is a malandrin's own choice), so the sixes cancel and nobody wins:
+    # the rulebook's "set aside, whatever choice either malandrin makes" holds.
     state = _at_malandrin([6, STAR, 6, 6, STAR], 1)
     act(state, Steal(4, "power"))
     assert GAME.actor(state) == 1
-    act(state, Steal(1, "value"))
-    assert values(state) == [6, 0, 6, 6, None]
-    assert state.winner == 1
+    assert {m.card for m in legal(state) if isinstance(m, Steal)} == {0, 2, 3}
+    for star in (1, 4):
+        with pytest.raises(IllegalMove, match="cannot take the value"):
+            GAME.apply(state, 1, Steal(star, "value"))
+    act(state, Steal(0, "value"))
+    assert state.winner is None
+    assert state.stats.nobody == 1
