@@ -84,7 +84,7 @@ class StreamSeat(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
-        ordering: ClassVar[list[str]] = ["stream", "seat"]
+        ordering: ClassVar[list[str]] = ["stream_id", "seat"]
         constraints: ClassVar[list[Any]] = [
             models.UniqueConstraint(fields=["stream", "seat"], name="events_seat_unique")
         ]
@@ -132,7 +132,7 @@ class Event(models.Model):
     objects = EventQuerySet.as_manager()
 
     class Meta:
-        ordering: ClassVar[list[str]] = ["stream", "seq"]
+        ordering: ClassVar[list[str]] = ["stream_id", "seq"]
         constraints: ClassVar[list[Any]] = [
             models.UniqueConstraint(fields=["stream", "seq"], name="events_event_seq_unique"),
             models.UniqueConstraint(
