@@ -18,8 +18,9 @@ from tournaments.pairing.types import PairingBug
 REPEAT_COST = 1_000_000.0
 #: How far ahead (in entrants) the greedy construction looks for someone new to the table.
 LOOKAHEAD = 24
-#: Draws this small are searched exhaustively when the fast method leaves a repeat.
-EXACT_LIMIT = 16
+#: Draws up to this size are searched by backtracking when the swaps leave a repeat (the
+#: search is exhaustive on small fields and bounded by the budget on larger ones).
+EXACT_LIMIT = 64
 
 
 @dataclass
@@ -38,7 +39,22 @@ class Grouper:
             exact = self.exhaustive(order, sizes)
             if exact is not None:
                 tables = exact
+                self.polish(tables)
         return tables
+
+    def polish(self, tables: list[list[int]]) -> None:
+        """Narrow the score spread by swaps between neighbouring tables that add no repeat."""
+        improved = True
+        rounds = 0
+        while improved and rounds < len(tables):
+            improved = False
+            rounds += 1
+            for t in range(len(tables)):
+                for a in list(tables[t]):
+                    swap, _ = self._best_swap(tables, t, a, widen=False)
+                    if swap is not None:
+                        self._apply(tables, t, a, *swap)
+                        improved = True
 
     def repeats(self, tables: Sequence[Sequence[int]]) -> int:
         """Total repeat count of a draw."""
@@ -86,10 +102,11 @@ class Grouper:
         return [a for a in table if any(b in counts[a] for b in table if b != a)]
 
     def _best_swap(
-        self, tables: Sequence[Sequence[int]], t: int, a: int
+        self, tables: Sequence[Sequence[int]], t: int, a: int, *, widen: bool = True
     ) -> tuple[tuple[int, int] | None, int]:
         """The swap of ``a`` (at table ``t``) that lowers the cost most: widen the search
-        from the neighbouring tables to all of them until one helps."""
+        from the neighbouring tables to all of them until one helps (unless ``widen`` is
+        false)."""
         home = tables[t]
         points = self.points
         home_rest = [points[x] for x in home if x != a]
@@ -114,7 +131,7 @@ class Grouper:
                     delta = REPEAT_COST * self._repeat_change(home, a, other, b) + spread_change
                     if delta < best_delta - 1e-9:
                         best, best_delta = (u, b), delta
-            if best is not None or reach >= len(tables):
+            if best is not None or reach >= len(tables) or not widen:
                 return best, tried
             near, reach = reach, reach * 4
 
