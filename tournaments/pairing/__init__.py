@@ -13,6 +13,11 @@ Entry points:
   :func:`bracket_advance`, :func:`bracket_champion` — brackets a page can draw (``Bracket.to_json()``).
 * :func:`split_groups`, :func:`cut` — groups then a cut to a bracket.
 * :func:`standings` — points by finishing rank and ordered tie-breakers.
+
+Warnings (``Pairing.warnings`` and :func:`check_tables`) are :class:`DrawWarning` values with a
+``code``, the ``entrants`` concerned and a sentence template: ``w.render(names)`` puts names in,
+``str(w)`` says "entrant <id>". Randomness comes only from the seed, through the engine's
+SHA-256 generator (:mod:`engine.core.rng`), so a draw replays identically anywhere.
 """
 
 from tournaments.pairing.brackets import (
