@@ -5,8 +5,9 @@ Prints, at 1, 8 and 32 concurrent clients (each on its own stream):
   gunicorn, each move validated by the engine (the toy game of tests/events/toy_game.py);
 - the same figures for a bare psycopg transaction of the same shape (lock the stream row,
   insert the event, bump the version) at the same concurrency, and the ratio of the two;
-- the cost of an append at move 10 and at move 1,000 of one stream (median of 20 appends
-  around each), which the snapshot should keep flat.
+- for scale, the rate of a DRF view that touches no database (``GET /api/v1/games``);
+- the cost of an append at move 10 and at move 1,000 of a stream (median of 5 appends around
+  each, on 3 streams), which the snapshot should keep flat.
 
 Needs PostgreSQL (``BENCH_DATABASE_URL``, default postgres://postgres@127.0.0.1:5432/
 herald_events_bench, created if missing and migrated). Runs a few seconds per level
@@ -25,7 +26,6 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 LEVELS = (1, 8, 32)
 GUNICORN_WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
 GUNICORN_THREADS = int(os.environ.get("BENCH_THREADS", "8"))
+LONG_GAMES = 3  # streams played to move 1,000 for the flatness figure
 PAYLOAD = {"seat": 0, "move": {"type": "play", "card": 7}, "effects": [{"kind": "chance"}]}
 
 
@@ -169,6 +170,20 @@ class Client:
         table.version = answer["version"]
 
 
+class GamesClient:
+    """GET /api/v1/games: a DRF view with no database work, the framework's own ceiling."""
+
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def append(self) -> None:
+        self.conn.request("GET", "/api/v1/games")
+        response = self.conn.getresponse()
+        response.read()
+        if response.status != 200:
+            raise RuntimeError(f"GET /api/v1/games answered {response.status}")
+
+
 # -- the bare transaction -------------------------------------------------------------------
 
 
@@ -256,28 +271,37 @@ def measure(clients: list[Any], seconds: float) -> Figures:
     )
 
 
-def cost_at(client: Client, target: int, window: int = 20) -> float:
-    """Median latency (ms) of ``window`` appends centred on move ``target`` of one stream."""
-    while client.table.version - 1 < target - window // 2:
-        client.append()
-    samples = []
-    for _ in range(window):
-        began = time.perf_counter()
-        client.append()
-        samples.append(time.perf_counter() - began)
-    return 1000 * statistics.median(samples)
+def timed_append(client: Client) -> float:
+    began = time.perf_counter()
+    client.append()
+    return time.perf_counter() - began
 
 
-def warm(factory: Callable[[], Any], count: int = 20) -> None:
-    client = factory()
-    for _ in range(count):
-        client.append()
+def costs_at(client: Client, targets: tuple[int, ...], window: int = 5) -> list[list[float]]:
+    """Latencies (s) of ``window`` appends centred on each target move of one stream."""
+    samples: list[list[float]] = []
+    for target in targets:
+        while client.table.version - 1 < target - window // 2 - 1:
+            client.append()
+        samples.append([timed_append(client) for _ in range(window)])
+    return samples
+
+
+def flatness(port: int, tables: list[Table]) -> tuple[float, float]:
+    """Median append latency (ms) around move 10 and move 1,000, over a few long streams."""
+    early: list[float] = []
+    late: list[float] = []
+    for table in tables:
+        at_10, at_1000 = costs_at(Client(port, table), (10, 1000))
+        early += at_10
+        late += at_1000
+    return 1000 * statistics.median(early), 1000 * statistics.median(late)
 
 
 def main() -> None:
     ensure_database()
     django_setup()
-    tables = make_tables(max(LEVELS) * 2 + 1)
+    tables = make_tables(max(LEVELS) * 2 + LONG_GAMES)
     bare_setup(max(LEVELS) * 2)
     port = free_port()
     server = start_gunicorn(port)
@@ -302,11 +326,11 @@ def main() -> None:
                 f"{level:>7}  {http.text():<42}  {bare.text():<42}  rate {ratio:.2f}, p99 {p99_ratio:.1f}x"
             )
             offset += level
-        long_game = Client(port, tables[-1])
-        early = cost_at(long_game, 10)
-        late = cost_at(long_game, 1000)
+        framework = measure([GamesClient(port) for _ in range(8)], SECONDS)
+        print(f"for scale, GET /api/v1/games (no database) at 8 clients: {framework.text()}")
+        early, late = flatness(port, tables[-LONG_GAMES:])
         print(
-            f"append cost on one stream: move 10 {early:.2f} ms, move 1,000 {late:.2f} ms "
+            f"append cost in a stream: move 10 {early:.2f} ms, move 1,000 {late:.2f} ms "
             f"(move 1,000 / move 10 = {late / early:.2f})"
         )
     finally:
