@@ -34,6 +34,15 @@ class LeaderboardSerializer(serializers.Serializer[Any]):
     rows = LeaderboardRowSerializer(many=True)
 
 
+class PlayerRatingSerializer(serializers.Serializer[Any]):
+    pool = PoolSerializer()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    conservative = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
 class ChangeSerializer(serializers.ModelSerializer[RatingChange]):
     stream = serializers.UUIDField(source="stream_id")
     completed_at = serializers.DateTimeField(source="game.completed_at")

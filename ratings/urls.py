@@ -16,6 +16,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         views.HistoryView.as_view(),
         name="rating-history",
     ),
+    path("ratings/players/<str:username>", views.PlayerRatingsView.as_view(), name="rating-player"),
     path(
         "ratings/pools/<int:pool_id>/recompute",
         views.PoolRecomputeView.as_view(),

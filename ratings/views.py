@@ -92,6 +92,29 @@ class HistoryView(APIView):
         return Response(serializers.HistorySerializer(data).data)
 
 
+class PlayerRatingsView(APIView):
+    """A player's rating in every pool they have played in."""
+
+    @extend_schema(responses=serializers.PlayerRatingSerializer(many=True))
+    def get(self, request: Request, username: str) -> Response:
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise ApiError(404, "not_found", f"There is no player {username!r}.")
+        threshold = selectors.provisional_games()
+        rows = [
+            {
+                "pool": rating.pool,
+                "mu": rating.mu,
+                "sigma": rating.sigma,
+                "conservative": rating.conservative,
+                "games": rating.games,
+                "provisional": rating.games < threshold,
+            }
+            for rating in selectors.player_ratings(player_id=user.pk)
+        ]
+        return Response(serializers.PlayerRatingSerializer(rows, many=True).data)
+
+
 class RecomputeListView(APIView):
     """Recompute jobs (newest first); staff and arbiters start one for a pool."""
 

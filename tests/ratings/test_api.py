@@ -46,6 +46,8 @@ def test_leaderboard_and_history(rated: list[Any], seated: list[Any]) -> None:
     )
     games = [c["stream"] for c in history["changes"]]
     assert games == [str(s.pk) for s in rated if s.seats.filter(user=seated[1]).exists()]
+    mine = client_for(None).get("/api/v1/ratings/players/seated1").json()
+    assert [(r["pool"]["id"], r["games"]) for r in mine] == [(pool.pk, len(games))]
     missing = client_for(None).get(f"/api/v1/ratings/pools/{pool.pk}/players/nobody/history")
     assert missing.status_code == 404
     assert missing.json()["error"] == "not_found"
