@@ -115,12 +115,13 @@ def pool_rate_pending(*, pool_id: int, limit: int = RATE_BATCH) -> int:
     """
     with transaction.atomic():
         pool = RatingPool.objects.select_for_update().get(pk=pool_id)
-        first = _ordered(pool.games.filter(status=RatedGame.Status.READY)).first()
-        if first is None:
+        waiting = _ordered(pool.games.filter(status=RatedGame.Status.READY))
+        batch = list(waiting[:limit])
+        if not batch:
             return 0
-        if pool.games.filter(_order_after(first), sequence__isnull=False).exists():
-            _rewind(pool, first)  # it completed before games already rated, or was changed
-        batch = list(_ordered(pool.games.filter(status=RatedGame.Status.READY))[:limit])
+        if pool.games.filter(_order_after(batch[0]), sequence__isnull=False).exists():
+            _rewind(pool, batch[0])  # it completed before games already rated, or was changed
+            batch = list(waiting[:limit])
         _rate_batch(pool, batch)
         _pause_for_fault_tests(batch)
     return len(batch)
