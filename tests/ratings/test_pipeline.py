@@ -191,3 +191,16 @@ def test_history_lists_current_changes_in_pool_order(players: list[int]) -> None
         assert later.mu_before == earlier.mu_after
     rating = Rating.objects.get(pool=entries[0].pool, player_id=players[0])
     assert (history[-1].mu_after, history[-1].sigma_after) == (rating.mu, rating.sigma)
+
+
+def test_a_lopsided_game_is_rated_through_the_pipeline_with_mpmath(players: list[int]) -> None:
+    pool = services.pool_get_or_create(game="blazon", edition="standard")
+    skills = [(200.0, 0.5), (0.0, 0.5), (0.0, 0.5), (0.0, 0.5)]
+    for player, (mu, sigma) in zip(players, skills, strict=False):
+        Rating.objects.create(pool=pool, player_id=player, mu=mu, sigma=sigma, games=0)
+    entry = register(players[:4], [4, 1, 2, 3], 0)
+    assert services.pool_rate_all_pending(pool_id=pool.pk) == 1
+    favourite = RatingChange.objects.get(game=entry, player_id=players[0])
+    assert favourite.mu_before == 200.0
+    assert 100.0 < favourite.mu_after < 200.0
+    assert RatingChange.objects.filter(game=entry, current=True).count() == 4
