@@ -100,10 +100,10 @@ class StreamAdmin(ReadOnlyAdmin):
             ]
             if failed:
                 self.message_user(
-                    request, f"{stream.pk}: FAILED — {'; '.join(failed)}", messages.ERROR
+                    request, f"Stream {stream.pk}: FAILED — {'; '.join(failed)}", messages.ERROR
                 )
             else:
-                self.message_user(request, f"{stream.pk}: all checks pass", messages.SUCCESS)
+                self.message_user(request, f"Stream {stream.pk}: all checks pass", messages.SUCCESS)
 
     def get_urls(self) -> list[URLPattern]:
         replay = path(

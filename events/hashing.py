@@ -21,6 +21,23 @@ from typing import Any
 import rfc8785
 
 
+class NotCanonical(ValueError):
+    """Data that has no RFC 8785 canonical form: an integer beyond ±2**53, or text that is not
+    valid Unicode (a lone surrogate). It can be neither hashed nor stored faithfully."""
+
+
+def canonical_json(data: Mapping[str, Any]) -> bytes:
+    """RFC 8785 canonical JSON of ``data``, or :class:`NotCanonical` saying what is wrong."""
+    try:
+        return rfc8785.dumps(dict(data))
+    except rfc8785.IntegerDomainError:
+        raise NotCanonical(
+            "the request holds an integer too large for JSON (beyond ±2**53)"
+        ) from None
+    except (rfc8785.CanonicalizationError, UnicodeError):  # keys are sorted as UTF-16
+        raise NotCanonical("the request holds text that is not valid Unicode") from None
+
+
 def timestamp_text(moment: datetime) -> str:
     """The instant as the chain spells it: UTC, microseconds, e.g. ``2026-01-02T03:04:05.000006+00:00``."""
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
@@ -44,7 +61,7 @@ def event_body(
 def chain_hash(prev_hash: str, body: Mapping[str, Any]) -> str:
     """sha256 over the previous hash's bytes followed by the body's canonical JSON."""
     digest = hashlib.sha256(bytes.fromhex(prev_hash))
-    digest.update(rfc8785.dumps(dict(body)))
+    digest.update(canonical_json(body))
     return digest.hexdigest()
 
 
@@ -63,4 +80,4 @@ def event_hash(event: Any) -> str:
 
 def request_digest(data: Mapping[str, Any]) -> str:
     """sha256 of a request's canonical JSON: equal bodies, equal digests, whatever the spelling."""
-    return hashlib.sha256(rfc8785.dumps(dict(data))).hexdigest()
+    return hashlib.sha256(canonical_json(data)).hexdigest()

@@ -27,6 +27,7 @@ import engine
 from engine.core import BadMove, IllegalMove, InvalidOptions, UnknownGame
 from events import errors, selectors, serializers
 from events.access import StreamAccess, access_stream_for_user, can_open_streams, seat_of
+from events.hashing import NotCanonical
 from events.services import stream_append_move, stream_open
 from herald.api import ApiError
 
@@ -53,6 +54,8 @@ def api_errors() -> Iterator[None]:
         raise ApiError(_STATUS[type(exc)], exc.code, exc.detail) from None
     except BadMove as exc:
         raise ApiError(400, "bad_move", str(exc)) from None
+    except NotCanonical as exc:
+        raise ApiError(400, "malformed_json", str(exc)) from None
     except IllegalMove as exc:
         raise ApiError(422, "illegal_move", str(exc)) from None
     except UnknownGame as exc:

@@ -62,4 +62,6 @@ def test_the_verify_action_reports_each_stream(admin_client: Client, played: Str
         {"action": "verify_selected", "index": 0, "_selected_action": [str(played.pk)]},
         follow=True,
     )
-    assert f"{played.pk}: all checks pass" in response.content.decode()
+    page = response.content.decode()
+    shown = page[page.find('<ul class="messagelist">') :][:600]
+    assert f"Stream {played.pk}: all checks pass" in page, shown

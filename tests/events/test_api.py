@@ -316,3 +316,27 @@ def test_moves_use_the_state_cache_or_the_snapshot(
         post_move(client, stream, {"move": move, "expected_version": version})
     assert not any("FROM \"events_event\"" in q["sql"] and "ORDER BY" in q["sql"]
                    for q in queries.captured_queries)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"move": {"type": "play", "card": 9127963316691768}, "expected_version": 1}',
+        '{"move": {"type": "play", "card": "\\udb2e"}, "expected_version": 1}',
+        '{"move": {"type": "play", "card": 1, "x\\udc58": 1}, "expected_version": 1}',
+    ],
+)
+def test_json_without_a_canonical_form_is_a_400(
+    open_stream: Callable[..., Stream], players: list[User], body: str
+) -> None:
+    stream = open_stream()
+    error = assert_error(post_move(client_for(players[0]), stream, body), 400, "malformed_json")
+    assert "JSON" in error["detail"] or "Unicode" in error["detail"]
+    assert Event.objects.filter(stream=stream).count() == 1
+
+
+def test_options_without_a_canonical_form_are_refused(organiser: User, players: list[User]) -> None:
+    body = {"game": "toy-draw", "seats": ["player0", "player1"], "options": {"turns": 2**60}}
+    response = client_for(organiser).post("/api/v1/streams", body, format="json")
+    assert response.status_code in {400, 422}
+    assert not Stream.objects.exists()
