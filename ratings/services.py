@@ -227,11 +227,11 @@ def _rewind(pool: RatingPool, start: RatedGame) -> int:
     """
     later = pool.games.filter(_order_after(start))
     changes = RatingChange.objects.filter(pool=pool, current=True, game__in=later)
-    undone_ids = set(changes.values_list("game_id", flat=True))
+    undone_ids = set(changes.values_list("game_id", flat=True).distinct())
     undone_ids |= set(later.filter(status=RatedGame.Status.RATED).values_list("pk", flat=True))
     if not undone_ids:
         return 0
-    players = set(changes.values_list("player_id", flat=True))
+    players = set(changes.values_list("player_id", flat=True).distinct())
     changes.update(current=False)
     RatedGame.objects.filter(pk__in=undone_ids).update(sequence=None, rated_at=None)
     RatedGame.objects.filter(pk__in=undone_ids, status=RatedGame.Status.RATED).update(
