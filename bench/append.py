@@ -37,8 +37,8 @@ DATABASE_URL = os.environ.get(
 )
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 LEVELS = (1, 8, 32)
-GUNICORN_WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
-GUNICORN_THREADS = int(os.environ.get("BENCH_THREADS", "8"))
+GUNICORN_WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))  # one per core
+GUNICORN_THREADS = int(os.environ.get("BENCH_THREADS", "4"))
 LONG_GAMES = 3  # streams played to move 1,000 for the flatness figure
 PAYLOAD = {"seat": 0, "move": {"type": "play", "card": 7}, "effects": [{"kind": "chance"}]}
 
