@@ -6,8 +6,9 @@ Prints, at 1, 8 and 32 concurrent clients (each on its own stream):
 - the same figures for a bare psycopg transaction of the same shape (lock the stream row,
   insert the event, bump the version) at the same concurrency, and the ratio of the two;
 - for scale, the rate of a DRF view that touches no database (``GET /api/v1/games``);
-- the cost of an append at move 10 and at move 1,000 of a stream (median of 5 appends around
-  each, on 3 streams), which the snapshot should keep flat.
+- the cost of an append around move 10 and around move 1,000 (median of 30 appends each,
+  alternating between short and long streams so both see the same load), which the snapshot
+  should keep flat.
 
 Needs PostgreSQL (``BENCH_DATABASE_URL``, default postgres://postgres@127.0.0.1:5432/
 herald_events_bench, created if missing and migrated). Runs a few seconds per level
@@ -39,7 +40,7 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 LEVELS = (1, 8, 32)
 GUNICORN_WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))  # one per core
 GUNICORN_THREADS = int(os.environ.get("BENCH_THREADS", "4"))
-LONG_GAMES = 3  # streams played to move 1,000 for the flatness figure
+LONG_GAMES = 6  # streams for the flatness figure: 3 short, 3 played to move 1,000
 PAYLOAD = {"seat": 0, "move": {"type": "play", "card": 7}, "effects": [{"kind": "chance"}]}
 
 
@@ -160,14 +161,26 @@ class Client:
             "Content-Type": "application/json",
             "Idempotency-Key": uuid.uuid4().hex,
         }
-        self.conn.request("POST", f"/api/v1/streams/{table.stream_id}/moves", body, headers)
-        response = self.conn.getresponse()
-        answer = json.loads(response.read())
-        if response.status != 201:
-            raise RuntimeError(f"append refused: {response.status} {answer}")
+        status, answer = self._post(f"/api/v1/streams/{table.stream_id}/moves", body, headers)
+        if status != 201:
+            raise RuntimeError(f"append refused: {status} {answer}")
         table.hands[seat].remove(card)
         table.hands[seat].append(answer["event"]["payload"]["effects"][0]["data"]["card"])
         table.version = answer["version"]
+
+    def _post(self, url: str, body: str, headers: dict[str, str]) -> tuple[int, Any]:
+        """POST, reconnecting once if the server closed an idle keep-alive connection (the
+        Idempotency-Key makes the retry safe)."""
+        for attempt in range(2):
+            try:
+                self.conn.request("POST", url, body, headers)
+                response = self.conn.getresponse()
+                return response.status, json.loads(response.read())
+            except (ConnectionError, http.client.HTTPException):
+                self.conn.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
 
 
 class GamesClient:
@@ -277,24 +290,30 @@ def timed_append(client: Client) -> float:
     return time.perf_counter() - began
 
 
-def costs_at(client: Client, targets: tuple[int, ...], window: int = 5) -> list[list[float]]:
-    """Latencies (s) of ``window`` appends centred on each target move of one stream."""
-    samples: list[list[float]] = []
-    for target in targets:
-        while client.table.version - 1 < target - window // 2 - 1:
-            client.append()
-        samples.append([timed_append(client) for _ in range(window)])
-    return samples
+def play_to(client: Client, move: int) -> None:
+    while client.table.version - 1 < move:
+        client.append()
 
 
-def flatness(port: int, tables: list[Table]) -> tuple[float, float]:
-    """Median append latency (ms) around move 10 and move 1,000, over a few long streams."""
+def flatness(port: int, tables: list[Table], window: int = 10) -> tuple[float, float]:
+    """Median append latency (ms) around move 10 and around move 1,000.
+
+    Half the streams are first played to move 995, the other half to move 5; then appends
+    alternate between a short and a long stream, so both are timed under the same load.
+    """
+    half = len(tables) // 2
+    short = [Client(port, table) for table in tables[:half]]
+    long = [Client(port, table) for table in tables[half : 2 * half]]
+    for client in short:
+        play_to(client, 10 - window // 2)
+    for client in long:
+        play_to(client, 1000 - window // 2)
     early: list[float] = []
     late: list[float] = []
-    for table in tables:
-        at_10, at_1000 = costs_at(Client(port, table), (10, 1000))
-        early += at_10
-        late += at_1000
+    for _ in range(window):
+        for young, old in zip(short, long, strict=True):
+            early.append(timed_append(young))
+            late.append(timed_append(old))
     return 1000 * statistics.median(early), 1000 * statistics.median(late)
 
 
