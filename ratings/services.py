@@ -408,7 +408,7 @@ def standings_follow(*, stream_id: uuid.UUID | str, by: Any = None) -> str:
     from ratings.selectors import stream_outcome
     from tournaments import services as tournament_services
     from tournaments.errors import TournamentError
-    from tournaments.models import Result, Table
+    from tournaments.models import Table
 
     table = Table.objects.filter(stream_id=stream_id).select_related("round").first()
     stream = Stream.objects.filter(pk=stream_id).first()
@@ -427,16 +427,10 @@ def standings_follow(*, stream_id: uuid.UUID | str, by: Any = None) -> str:
     except TournamentError as exc:
         logger.warning("table %s does not take the result of %s: %s", table.pk, stream_id, exc)
         return f"the table did not take the result: {exc}"
-    # Annulled or replaced: no tournaments service discards a result without a new one, so
-    # the versions are marked discarded here, the same way result_enter discards earlier ones.
-    with transaction.atomic():
-        table.results.exclude(status=Result.Status.DISCARDED).update(
-            status=Result.Status.DISCARDED,
-            decided_by=by if getattr(by, "is_authenticated", False) else None,
-            decided_at=timezone.now(),
-        )
-        if outcome.replaced_by:
-            Table.objects.filter(pk=table.pk).update(stream_id=outcome.replaced_by)
+    if outcome.replaced_by:
+        tournament_services.table_follow_stream(table=table, stream_id=outcome.replaced_by, by=by)
+    else:
+        tournament_services.table_results_discard(table=table, by=by)
     return "the table's result no longer counts"
 
 

@@ -979,9 +979,7 @@ def result_enter(
     values, points = _check_ranks(table, ranks, scores)
     now = timezone.now()
     decider = by if by is not None and by.is_authenticated else None
-    table.results.exclude(status=Result.Status.DISCARDED).update(
-        status=Result.Status.DISCARDED, decided_by=decider, decided_at=now
-    )
+    _discard_results(table, decider, now)
     return Result.objects.create(
         table=table,
         version=_next_version(table),
@@ -993,6 +991,34 @@ def result_enter(
         decided_by=decider,
         decided_at=now,
     )
+
+
+def _discard_results(table: Table, decider: AbstractBaseUser | None, when: Any) -> None:
+    table.results.exclude(status=Result.Status.DISCARDED).update(
+        status=Result.Status.DISCARDED, decided_by=decider, decided_at=when
+    )
+
+
+@transaction.atomic
+def table_results_discard(*, table: Table, by: AbstractBaseUser | None = None) -> None:
+    """Stop counting the table's game (an arbiter annulled it): every version is discarded."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    decider = by if by is not None and by.is_authenticated else None
+    _discard_results(table, decider, timezone.now())
+
+
+@transaction.atomic
+def table_follow_stream(
+    *, table: Table, stream_id: Any, by: AbstractBaseUser | None = None
+) -> Table:
+    """The table's game is now ``stream_id`` (a replay an arbiter ordered): earlier results no
+    longer count, and the new stream's result will."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    decider = by if by is not None and by.is_authenticated else None
+    _discard_results(table, decider, timezone.now())
+    table.stream_id = stream_id
+    table.save(update_fields=["stream_id"])
+    return table
 
 
 def result_from_stream(*, table: Table) -> Result:
