@@ -18,7 +18,8 @@ FORMATS = ("swiss", "round_robin")
 #: * ``balance_seats`` — give each entrant the seats they used least (Hungarian method);
 #:   off: seats in a seeded random order.
 #: * ``search_budget`` — how much work the repeat repair may do before settling for a repeat
-#:   (swap trials; the exact search on small fields gets ten times as many steps).
+#:   (swap trials; the exact search on fields of up to 64 gets ten times as many steps, the
+#:   seeded tabu search six times as many swap trials).
 #: * ``rounds`` — round robin: how many rounds the event has, so the rounds left are planned
 #:   together; 0: as many as could be free of repeats.
 FORMAT_OPTIONS: Mapping[str, Mapping[str, object]] = {
@@ -51,7 +52,8 @@ def pair_round(
     whatever the order of ``entrants``). Byes go first, only as many as the table sizes need,
     to the entrants with the fewest byes and then the fewest points. Swiss then seats the rest
     by score (tables of two by weighted matching, larger tables greedily, repairing repeats by
-    swaps, exhaustively on small fields); round robin seats everyone against new opponents.
+    swaps, then if a repeat is left by an exact search on fields of up to 64 and a seeded tabu
+    search around the tables with a repeat); round robin seats everyone against new opponents.
     Raises :class:`PairingError` with a sentence a person reads when the draw cannot be made.
 
     >>> field = [Entrant(1, points=3), Entrant(2, points=3), Entrant(3), Entrant(4)]
