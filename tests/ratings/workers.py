@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import kombu.pools
+
 from tests.conftest import ROOT, worker_environment
 
 
@@ -127,8 +129,9 @@ def broker(url: str) -> Iterator[None]:
     def use(target: Any) -> None:
         app.conf.broker_url = target
         app.conf.broker_write_url = None
-        if app._pool is not None:
-            app._pool.force_close_all()
+        # kombu keeps connection pools in a global registry: reset it (closing and forgetting
+        # every pool) rather than closing one pool that later sends would find there, closed.
+        kombu.pools.reset()
         app._pool = None
         app.amqp._producer_pool = None
 
