@@ -7,3 +7,7 @@ class HeraldConfig(AppConfig):
     name = "herald"
     verbose_name = "Herald platform"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Register the platform's tasks in every process, as the other apps do.
+        from herald import tasks  # noqa: F401
