@@ -174,6 +174,9 @@ def test_a_whole_swiss_tournament_through_the_api() -> None:
         assert draft["quality"]["repeat_pairs"] == len(repeats)
         named = [w["text"] for w in draft["warnings"] if w["code"] == "repeat"]
         assert len(named) == len(repeats)
+        # ... but 23-24 players at tables of 4 over five rounds can always avoid one (round 5
+        # once seated two players who had met: tests/tournaments/pairing/test_repeat_search.py)
+        assert repeats == [], f"round {number} repeats {repeats}"
 
     everyone = sorted(reg_of)
     expected = ledger.expected(everyone)
