@@ -14,6 +14,7 @@ read back from it hashes to the same value (tests/events/test_store.py pins that
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -26,10 +27,52 @@ class NotCanonical(ValueError):
     valid Unicode (a lone surrogate). It can be neither hashed nor stored faithfully."""
 
 
-def canonical_json(data: Mapping[str, Any]) -> bytes:
-    """RFC 8785 canonical JSON of ``data``, or :class:`NotCanonical` saying what is wrong."""
+_SAFE_INT = 2**53 - 1  # RFC 8785 numbers are IEEE doubles: integers beyond this are refused
+
+
+def _plain_json(value: Any) -> bool:
+    """True when ``json.dumps(sort_keys=True)`` already spells ``value`` as RFC 8785 does.
+
+    That holds for dicts with ASCII keys (code point order is then UTF-16 order), lists,
+    strings, booleans, None and integers within ±(2**53 - 1): the standard library escapes
+    exactly the characters RFC 8785 escapes, the same way. Floats are left to rfc8785 (its
+    ECMAScript number spelling differs from Python's ``repr``), and so is anything unusual.
+    """
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return -_SAFE_INT <= value <= _SAFE_INT
+    if kind is dict:
+        return all(type(k) is str and k.isascii() and _plain_json(v) for k, v in value.items())
+    if kind is list:
+        return all(_plain_json(item) for item in value)
+    return False
+
+
+def _fast_canonical(data: dict[str, Any]) -> bytes | None:
+    """The canonical bytes by the C JSON encoder, or None when rfc8785 must decide."""
+    if not _plain_json(data):
+        return None
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     try:
-        return rfc8785.dumps(dict(data))
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: let rfc8785 refuse it
+        return None
+
+
+def canonical_json(data: Mapping[str, Any]) -> bytes:
+    """RFC 8785 canonical JSON of ``data``, or :class:`NotCanonical` saying what is wrong.
+
+    The usual payloads (no floats, ASCII keys) take a fast path through the C JSON encoder
+    that gives the same bytes (tests/events/test_hashing.py compares both on many values).
+    """
+    plain = dict(data)
+    fast = _fast_canonical(plain)
+    if fast is not None:
+        return fast
+    try:
+        return rfc8785.dumps(plain)
     except rfc8785.IntegerDomainError:
         raise NotCanonical(
             "the request holds an integer too large for JSON (beyond ±2**53)"
