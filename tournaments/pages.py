@@ -1,4 +1,5 @@
-"""Printable pages an organiser pins on the wall: pairings by table, by name, standings; CSV.
+"""Printable pages an organiser pins on the wall: overview, pairings by table, by name,
+standings; CSV.
 
 Plain server-rendered HTML with print CSS; readable by anyone who has the link, like a sheet
 of paper on the club's wall.
@@ -11,7 +12,8 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from tournaments import exports, selectors, services
+from tournaments import exports, games, selectors, services
+from tournaments.errors import InvalidInput
 from tournaments.models import Round, Tournament
 
 TIEBREAKER_LABELS = {
@@ -20,6 +22,65 @@ TIEBREAKER_LABELS = {
     "head_to_head": "Head to head",
     "wins": "Wins (tb)",
 }
+
+
+def overview(request: HttpRequest, pk: int) -> HttpResponse:
+    """The tournament's settings in words and its rounds, each with links to its pairings."""
+    tournament = get_object_or_404(selectors.tournament_list(), pk=pk)
+    context = {
+        "tournament": tournament,
+        "game_name": _game_name(tournament.game_id),
+        "settings": _settings_in_words(tournament),
+        "rounds": selectors.tournament_rounds(tournament),
+        "live_states": selectors.LIVE_STATES,
+    }
+    return render(request, "tournaments/overview.html", context)
+
+
+def _game_name(game_id: str) -> str:
+    """The game's name, or its id if the engine no longer knows it."""
+    try:
+        return games.game_facts(game_id).name
+    except InvalidInput:
+        return game_id
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _settings_in_words(tournament: Tournament) -> list[tuple[str, str]]:
+    """(label, sentence) pairs a player reads before the first round."""
+    allowed = sorted(tournament.table_allowed)
+    sizes = ", ".join(str(size) for size in allowed[:-1])
+    sizes = f"{sizes} or {allowed[-1]}" if sizes else str(allowed[-1]) if allowed else "—"
+    points = " · ".join(
+        f"{_ordinal(rank)}: {_number(value)}"
+        for rank, value in enumerate(tournament.points_by_rank, start=1)
+    )
+    breakers = [TIEBREAKER_LABELS.get(name, name) for name in tournament.tiebreakers]
+    rows = [
+        (
+            "Game",
+            _game_name(tournament.game_id)
+            + (f" ({tournament.edition})" if tournament.edition else ""),
+        ),
+        ("Format", tournament.get_format_display()),
+        ("Rounds planned", str(tournament.rounds_planned or "until the organiser stops")),
+        ("Tables", f"{tournament.table_preferred} players preferred; {sizes} allowed"),
+        ("Points by rank", f"{points} (tied players share)"),
+        ("Bye", f"{_number(tournament.bye_points)} points"),
+        ("Tie-breakers", ", then ".join(breakers) if breakers else "none"),
+    ]
+    if tournament.options:
+        options = ", ".join(f"{key} = {value}" for key, value in sorted(tournament.options.items()))
+        rows.append(("Game options", options))
+    return rows
 
 
 def _round(tournament: Tournament, number: int) -> Round:

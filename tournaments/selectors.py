@@ -10,13 +10,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from tournaments import pairing
 from tournaments.models import (
+    Club,
+    Player,
     Registration,
     Result,
     Round,
+    Stage,
     Table,
     TableSeat,
     Tournament,
@@ -333,3 +336,37 @@ def pairings_by_name(tables: Iterable[TableLine]) -> list[NameLine]:
         for seat in table.seats
     ]
     return sorted(lines, key=lambda line: (line.name.casefold(), line.name))
+
+
+# -- lists for the site's pages --------------------------------------------------------------
+def club_list() -> QuerySet[Club]:
+    """Every club, by name."""
+    return Club.objects.order_by("name")
+
+
+def tournament_list() -> QuerySet[Tournament]:
+    """Tournaments, newest first, with their club, ``round_count`` (rounds that are not
+    superseded drafts) and ``has_bracket`` (a stage has drawn a bracket) in the same query."""
+    drawn = Stage.objects.filter(tournament=OuterRef("pk"), bracket__isnull=False)
+    return (
+        Tournament.objects.select_related("club")
+        .annotate(
+            round_count=Count("rounds", filter=~Q(rounds__state=Round.State.SUPERSEDED)),
+            has_bracket=Exists(drawn),
+        )
+        .order_by("-created_at", "-pk")
+    )
+
+
+def tables_by_stream(stream_ids: Iterable[Any]) -> dict[Any, Table]:
+    """Stream id -> its table, with round and tournament loaded (for naming a rated game)."""
+    tables = Table.objects.filter(stream_id__in=list(stream_ids)).select_related(
+        "round__tournament"
+    )
+    return {table.stream_id: table for table in tables}
+
+
+def display_names(user_ids: Iterable[int]) -> dict[int, str]:
+    """User id -> the player's display name, for users who are players."""
+    rows = Player.objects.filter(user_id__in=list(user_ids)).values_list("user_id", "display_name")
+    return dict(rows)

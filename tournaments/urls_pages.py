@@ -7,6 +7,7 @@ from tournaments import pages
 app_name = "tournament-pages"
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("<int:pk>/", pages.overview, name="overview"),
     path("<int:pk>/standings/", pages.standings, name="standings"),
     path("<int:pk>/bracket/", pages.bracket, name="bracket"),
     path("<int:pk>/standings.csv", pages.standings_csv, name="standings-csv"),

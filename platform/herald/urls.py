@@ -13,10 +13,12 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("tournaments/", include("tournaments.urls_pages")),
+    path("ratings/", include("ratings.urls_pages")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -1,9 +1,27 @@
-"""Platform views: the health check."""
+"""Platform views: the front page and the health check."""
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+import engine
 from herald.services import health_check
+from ratings import selectors as ratings
+from tournaments import selectors as tournaments
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The front page: every tournament with its pages, every rating pool's leaderboard."""
+    names = {game.id: game.name for game in engine.games()}
+    context = {
+        "tournaments": [
+            (tournament, names.get(tournament.game_id, tournament.game_id))
+            for tournament in tournaments.tournament_list()
+        ],
+        "pools": [(pool, names.get(pool.game, pool.game)) for pool in ratings.pool_list()],
+    }
+    return render(request, "herald/home.html", context)
 
 
 @require_GET
