@@ -19,9 +19,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
@@ -103,18 +101,49 @@ def _next_event(
     return event
 
 
-def _save_head(stream: Stream) -> None:
-    """Write the version, head hash, status, result and snapshot in one UPDATE."""
-    Stream.objects.filter(pk=stream.pk).update(
-        version=stream.version,
-        head_hash=stream.head_hash,
-        status=stream.status,
-        result=stream.result,
-        finished_at=stream.finished_at,
-        snapshot=stream.snapshot,
-        snapshot_version=stream.snapshot_version,
-        snapshot_engine=stream.snapshot_engine,
-    )
+def _save_head(stream: Stream, *, finished: bool = False, snapshot: bool = True) -> None:
+    """Write the version and head hash (with the result once ``finished``, and the snapshot
+    unless told not to) in one UPDATE."""
+    columns = ["version", "head_hash", "snapshot_version"]
+    if finished:
+        columns += ["status", "result", "finished_at"]
+    if snapshot:
+        columns += ["snapshot", "snapshot_engine"]
+    _update_stream(stream, columns)
+
+
+# The append's three statements are written in SQL: building them with the ORM cost more CPU
+# than everything else in an append. Values pass through their model fields' own conversion
+# (get_db_prep_save), so the SQL stays the same on PostgreSQL and SQLite.
+_EVENT_FIELDS = [f for f in Event._meta.concrete_fields if not f.primary_key]
+_EVENT_COLUMNS = ", ".join(f.column for f in _EVENT_FIELDS)
+_EVENT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_FIELDS)) + ")"
+
+
+def _insert_events(events: Sequence[Event]) -> None:
+    """INSERT the new events in one statement and set their ids."""
+    rows = ", ".join([_EVENT_ROW] * len(events))
+    values = [
+        f.get_db_prep_save(getattr(e, f.attname), connection) for e in events for f in _EVENT_FIELDS
+    ]
+    sql = f"INSERT INTO {Event._meta.db_table} ({_EVENT_COLUMNS}) VALUES {rows} RETURNING id"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        ids = [row[0] for row in cursor.fetchall()]
+    for event, pk in zip(events, ids, strict=True):  # RETURNING keeps the VALUES order
+        event.pk = pk
+        event._state.adding = False
+        event._state.db = connection.alias
+
+
+def _update_stream(stream: Stream, columns: Sequence[str]) -> None:
+    """UPDATE these columns of the stream row from the instance's values."""
+    fields = [Stream._meta.get_field(name) for name in columns]
+    assignments = ", ".join(f"{f.column} = %s" for f in fields)
+    values = [f.get_db_prep_save(getattr(stream, f.attname), connection) for f in fields]
+    values.append(Stream._meta.pk.get_db_prep_value(stream.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {Stream._meta.db_table} SET {assignments} WHERE id = %s", values)
 
 
 # -- opening a stream -----------------------------------------------------------------------
@@ -240,30 +269,63 @@ def stream_append_move(
             )
         )
         _end_if_over(stream, game, state, outcome)
-        Event.objects.bulk_create(outcome.events)
+        _insert_events(outcome.events)
         set_snapshot(stream, game, state)
-        _save_head(stream)
+        _save_head(stream, finished=stream.is_finished)
         _remember_on_commit(stream, game, state)
     return outcome
 
 
-def _lock_stream(stream_id: UUID | str, idempotency_key: str | None = None) -> Stream:
-    """Lock the stream row; with a key, the same query says whether the key was used.
+_LOCKED_COLUMNS = (
+    "game", "engine_version", "status", "version", "head_hash", "seed",
+    "snapshot_version", "snapshot_engine",
+)  # fmt: skip
 
-    One round trip brings the row, its snapshot and the key's first use (``key_seq``,
-    ``key_digest``): the (stream, key) unique index answers the subqueries directly.
+
+def _lock_sql() -> str:
+    stream, event = f'"{Stream._meta.db_table}"', f'"{Event._meta.db_table}"'
+    used = f"FROM {event} WHERE {event}.stream_id = {stream}.id AND idempotency_key = %s"
+    columns = ", ".join(f'{stream}."{name}"' for name in _LOCKED_COLUMNS)
+    return (
+        f"SELECT {columns}, (SELECT seq {used}), (SELECT request_digest {used}),"
+        f" CASE WHEN {stream}.version = %s THEN NULL ELSE {stream}.snapshot END"
+        f" FROM {stream} WHERE {stream}.id = %s"
+    )
+
+
+_LOCK_STREAM = _lock_sql()
+_SNAPSHOT = Stream._meta.get_field("snapshot")
+
+
+def _lock_stream(stream_id: UUID | str, idempotency_key: str | None = None) -> Stream:
+    """Lock the stream row; the same query says whether the key was used and brings the
+    snapshot when this process has no cached state at the stream's version.
+
+    The key's first use comes back as ``key_seq`` and ``key_digest`` (the (stream, key)
+    unique index answers the subqueries directly). The other JSON columns (options,
+    result...) stay deferred: Django loads a deferred column if something reads it. So does
+    the snapshot when the cache held the state at the version: it is not sent for nothing.
     """
-    rows = Stream.objects.select_for_update(of=("self",))
-    if idempotency_key is not None:
-        used = Event.objects.filter(stream=OuterRef("pk"), idempotency_key=idempotency_key)
-        rows = rows.annotate(
-            key_seq=Subquery(used.order_by().values("seq")[:1]),
-            key_digest=Subquery(used.order_by().values("request_digest")[:1]),
-        )
     try:
-        return rows.get(pk=stream_id)
-    except (Stream.DoesNotExist, ValueError, TypeError, ValidationError):
+        pk = stream_id if isinstance(stream_id, UUID) else UUID(str(stream_id))
+    except ValueError:
         raise StreamNotFound(f"there is no game stream {stream_id}") from None
+    sql = _LOCK_STREAM + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+    cached = state_cache.version_of(pk)
+    db_pk = Stream._meta.pk.get_db_prep_value(pk, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [idempotency_key, idempotency_key, cached, db_pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise StreamNotFound(f"there is no game stream {stream_id}")
+    *columns, key_seq, key_digest, snapshot = row
+    values = dict(zip(_LOCKED_COLUMNS, columns, strict=True), id=pk)
+    if cached != values["version"]:
+        values["snapshot"] = _SNAPSHOT.from_db_value(snapshot, None, connection)
+    names = [f.attname for f in Stream._meta.concrete_fields if f.attname in values]
+    stream = Stream.from_db(connection.alias, names, [values[name] for name in names])
+    stream.key_seq, stream.key_digest = key_seq, key_digest
+    return stream
 
 
 def _recheck_key(stream: Stream, key: str) -> None:
@@ -358,7 +420,7 @@ def stream_append_ruling(
         event.save()
         if snapshot_current:  # a ruling changes no game state: the snapshot stays valid
             stream.snapshot_version = stream.version
-        _save_head(stream)
+        _save_head(stream, snapshot=False)
         outbox_publish(
             topic="ruling.made", payload={"stream": str(stream.id), "seq": event.seq, "kind": kind}
         )

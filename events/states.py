@@ -48,6 +48,11 @@ class StateCache:
             self._items.move_to_end(stream_id)
             return item.state
 
+    def version_of(self, stream_id: UUID) -> int | None:
+        """The version of the stream's cached state, or None."""
+        item = self._items.get(stream_id)  # one dict read: atomic, no lock needed
+        return None if item is None else item.version
+
     def put(self, stream_id: UUID, *, version: int, engine_version: str, state: GameState) -> None:
         """Remember ``state`` as the stream's state after event ``version`` (never newer ones)."""
         with self._lock:
@@ -106,10 +111,10 @@ def replay_stream(stream: Stream, *, until: int | None = None) -> tuple[GameStat
 
 def snapshot_state(stream: Stream, game: Game[Any]) -> GameState | None:
     """The stream row's snapshot when it is current for this version and engine, else None."""
-    if (
-        stream.snapshot is None
-        or stream.snapshot_version != stream.version
+    if (  # the version first: reading ``snapshot`` may load the deferred column
+        stream.snapshot_version != stream.version
         or stream.snapshot_engine != game.engine_version
+        or stream.snapshot is None
     ):
         return None
     return game.state_from_json(stream.snapshot)
