@@ -106,6 +106,50 @@ def bench_round_robin(players: int, rule: TableRule, rounds: int) -> None:
     )
 
 
+def bench_mid_size(fields: int) -> None:
+    """Print how long Swiss draws take in mid-size fields, where the repeat searches run most:
+    13 to 40 players, 3 to 6 rounds, tables of 3 to 5 (seeded, random finishing orders)."""
+    rules = [
+        TableRule(preferred=3, allowed=(3, 4)),
+        TableRule(preferred=4, allowed=(3, 4, 5)),
+        TableRule(preferred=4, allowed=(4,)),
+        TableRule(preferred=5, allowed=(4, 5, 6)),
+        TableRule(preferred=5, allowed=(5,)),
+    ]
+    timings: list[float] = []
+    with_repeat = 0
+    for k in range(fields):
+        rng = Rng(f"bench/mid/{k}")
+        players, rounds = 13 + rng.randbelow(28), 3 + rng.randbelow(4)
+        rule = rules[rng.randbelow(len(rules))]
+        points = dict.fromkeys(range(1, players + 1), 0.0)
+        byes = dict.fromkeys(points, 0)
+        tables: list[tuple[int, ...]] = []
+        for number in range(1, rounds + 1):
+            entrants = [Entrant(id=i, points=points[i], byes=byes[i]) for i in points]
+            start = time.perf_counter()
+            draw = pair_round(
+                "swiss", entrants, History(tuple(tables)), rule, round_number=number, seed=f"m{k}"
+            )
+            timings.append(time.perf_counter() - start)
+            with_repeat += draw.quality["repeat_pairs"] > 0
+            for table in draw.tables:
+                for rank, entrant in enumerate(rng.shuffled(list(table))):
+                    points[entrant] += max(0.0, 4.0 - 2.0 * rank)
+                tables.append(table)
+            for entrant in draw.byes:
+                byes[entrant] += 1
+                points[entrant] += 2.0
+    timings.sort()
+    print(
+        f"mid-size Swiss ({fields} fields of 13-40 players, 3-6 rounds, tables of 3-5): "
+        f"{len(timings)} draws, {with_repeat} with a repeat (unavoidable or not: see "
+        f"tests/tournaments/pairing/test_repeat_search.py), median "
+        f"{statistics.median(timings) * 1000:.1f} ms, 99th percentile "
+        f"{timings[int(0.99 * (len(timings) - 1))] * 1000:.0f} ms, slowest {timings[-1] * 1000:.0f} ms"
+    )
+
+
 def main() -> None:
     """Run every field size the issue asks about."""
     four = TableRule(preferred=4, allowed=(3, 4, 5))
@@ -117,6 +161,7 @@ def main() -> None:
     bench(100, two, 5)
     bench(200, two, 5)
     bench(1000, two, 3)
+    bench_mid_size(60)
     bench_round_robin(16, TableRule(preferred=4, allowed=(4,)), 5)
     bench_round_robin(25, TableRule(preferred=5, allowed=(5,)), 6)
     bench_round_robin(40, four, 8)

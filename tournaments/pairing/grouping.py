@@ -2,10 +2,11 @@
 
 The entrants arrive best first (score groups top-down, ties in a seeded order). Tables are
 built greedily by skipping ahead past entrants who already met someone at the table, then
-improved by swapping entrants between tables. When repeats remain, fields of up to
-:data:`EXACT_LIMIT` are searched exactly for a draw without repeats (:mod:`.exact`), and a
-seeded tabu search (:mod:`.local_search`) keeps swapping around the tables with a repeat; the
-better of the two draws wins (fewer repeats, then closer scores).
+improved by swapping entrants between tables. When repeats remain in a Swiss draw, fields of
+up to :data:`EXACT_LIMIT` are searched exactly for a draw without repeats (:mod:`.exact`), and
+a seeded tabu search (:mod:`.local_search`) keeps swapping around the tables with a repeat;
+the better of the two draws wins (fewer repeats, then closer scores). The round robin's
+planner keeps the older bounded backtracking in score order.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from engine.core.rng import Rng
 from tournaments.pairing.exact import RepeatFreeSearch
 from tournaments.pairing.history import Meetings
 from tournaments.pairing.local_search import TabuSearch
+from tournaments.pairing.types import PairingBug
 
 #: One repeat costs more than any score spread a swap can add, so repeats go first.
 REPEAT_COST = 1_000_000.0
@@ -28,9 +30,8 @@ EXACT_LIMIT = 64
 #: The tabu search works on the tables with a repeat and this many tables either side of each
 #: (all the tables of a field up to about 200 entrants at tables of 4).
 SEARCH_REACH = 25
-#: Swap trials of the tabu search per unit of the search budget: each step tries a swap with
-#: every entrant of the searched tables, so the default budget (20 000) gives about 4 000 steps
-#: on 30 entrants and 600 on 200 (some 0.3 to 0.4 s either way).
+#: Swaps the tabu search may weigh per unit of the search budget (the default budget, 20 000,
+#: gives 120 000: some 0.3 s at most).
 TRIALS_PER_BUDGET = 6
 #: When the exact search has decided (a draw without repeats found, or proof that none
 #: exists), the tabu search only gets this fraction of its trials: to find closer scores
@@ -40,25 +41,43 @@ DECIDED_TRIALS_DIVISOR = 4
 
 @dataclass
 class Grouper:
-    """The state of one draw: entrant points, who met whom, a search budget, and the seed of
-    the tabu search's generator (the draw's, so the same seed gives the same tables)."""
+    """The state of one draw: entrant points, who met whom, a search budget, the seed of the
+    tabu search's generator (the draw's, so the same seed gives the same tables), and whether
+    to search deeply (exact and tabu searches) when the repair leaves a repeat."""
 
     points: Mapping[int, float]
     met: Meetings
     budget: int
     seed: str = ""
+    deep_search: bool = False
 
     def draw(self, order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
         """Tables of the given ``sizes`` for the entrants in ``order`` (best first).
 
-        Greedy tables repaired by swaps. If a repeat is left, a field of up to
-        :data:`EXACT_LIMIT` is searched exactly for a repeat-free draw, and a seeded tabu
-        search swaps around the tables with a repeat; the draw with the fewest repeats, then
-        the smallest total score spread, wins."""
+        Greedy tables repaired by swaps. If a repeat is left and ``deep_search`` is on (the
+        Swiss), a field of up to :data:`EXACT_LIMIT` is searched exactly for a repeat-free
+        draw, and a seeded tabu search swaps around the tables with a repeat; the draw with
+        the fewest repeats, then the smallest total score spread, wins. Otherwise (the round
+        robin's planner, whose annealing was tuned on these starting draws) a bounded
+        backtracking search in score order is all."""
         tables = self.greedy(order, sizes)
         self.repair(tables)
         if not self.repeats(tables):
             return tables
+        if not self.deep_search:
+            if len(order) <= EXACT_LIMIT:
+                exact = self.exhaustive(order, sizes)
+                if exact is not None:
+                    tables = exact
+                    self.polish(tables)
+            return tables
+        return self._search_repeat_free(order, sizes, tables)
+
+    def _search_repeat_free(
+        self, order: Sequence[int], sizes: Sequence[int], tables: list[list[int]]
+    ) -> list[list[int]]:
+        """The deep search: exact on fields of up to :data:`EXACT_LIMIT`, tabu around the
+        repeats on any field; the better draw of the two."""
         trials = self.budget * TRIALS_PER_BUDGET
         exact: list[list[int]] | None = None
         if len(order) <= EXACT_LIMIT:
@@ -87,12 +106,11 @@ class Grouper:
         tables with a repeat (kept only if it has fewer repeats), its score spread then
         narrowed by :meth:`polish`."""
         window = self._around_repeats(tables)
-        before = [tables[t] for t in window]
-        steps = trials // max(1, sum(len(table) for table in before))
-        if not window or not steps:
+        if len(window) < 2 or not trials:
             return tables
+        before = [tables[t] for t in window]
         rng = Rng(f"herald-pairing/tabu/{self.seed}")
-        found = TabuSearch(before, self.points, self.met, rng).run(steps)
+        found = TabuSearch(before, self.points, self.met, rng).run(trials)
         if self.repeats(found) >= self.repeats(before):
             return tables
         self.polish(found)
@@ -228,6 +246,63 @@ class Grouper:
     def _apply(tables: list[list[int]], t: int, a: int, u: int, b: int) -> None:
         tables[t][tables[t].index(a)] = b
         tables[u][tables[u].index(b)] = a
+
+    def exhaustive(self, order: Sequence[int], sizes: Sequence[int]) -> list[list[int]] | None:
+        """A draw without any repeat, found by backtracking (entrants kept close to their score
+        order), or ``None`` if none exists or the budget runs out first."""
+        search = _Backtrack(self.met, list(order), sorted(sizes, reverse=True), self.budget * 10)
+        return search.tables if search.place() else None
+
+
+class _Backtrack:
+    """Depth-first search for a repeat-free draw: the first unseated entrant leads the next
+    table, of each remaining size in turn, joined by later entrants they never met."""
+
+    def __init__(self, met: Meetings, order: list[int], sizes: list[int], budget: int) -> None:
+        self.counts = met.counts
+        self.pending: list[int | None] = list(order)
+        self.sizes = sizes
+        self.budget = budget
+        self.tables: list[list[int]] = []
+
+    def place(self) -> bool:
+        first = next((i for i, e in enumerate(self.pending) if e is not None), None)
+        if first is None:
+            return True
+        leader = self.pending[first]
+        if leader is None:
+            raise PairingBug("the search lost track of an entrant")
+        for size in dict.fromkeys(self.sizes):
+            self.sizes.remove(size)
+            self.pending[first] = None
+            if self.extend([leader], size, first + 1):
+                return True
+            self.pending[first] = leader
+            self.sizes.append(size)
+            self.sizes.sort(reverse=True)
+        return False
+
+    def extend(self, table: list[int], size: int, start: int) -> bool:
+        self.budget -= 1
+        if self.budget < 0:
+            return False
+        if len(table) == size:
+            self.tables.append(list(table))
+            if self.place():
+                return True
+            self.tables.pop()
+            return False
+        for index in range(start, len(self.pending)):
+            candidate = self.pending[index]
+            if candidate is None or any(e in self.counts[candidate] for e in table):
+                continue
+            self.pending[index] = None
+            table.append(candidate)
+            if self.extend(table, size, index + 1):
+                return True
+            table.pop()
+            self.pending[index] = candidate
+        return False
 
 
 def _spread(scores: Sequence[float]) -> float:

@@ -2,9 +2,10 @@
 
 The repair in :mod:`.grouping` only takes swaps that help at once, so it stops in a local
 minimum; the exact search of :mod:`.exact` is kept to fields of a few dozen. This search,
-bounded by a step budget and run on the tables around the repeats, keeps swapping: each step takes an entrant who sits with someone they already met
-and moves them to the table where the swap costs least — fewer repeats first, then a smaller
-score spread — even when that is worse for now, while recently moved entrants may not go back
+bounded by a budget of weighed swaps and run on the tables around the repeats, keeps
+swapping: each step weighs every swap of the entrants who sit with someone they already met
+and makes the one that costs least — fewer repeats first, then a smaller score spread — even
+when that is worse for now, while recently moved entrants may not go back
 (the tabu list) so it does not cycle. Ties are broken by the seeded generator, so the same
 seed gives the same draw. It returns the best draw seen: the fewest repeats, then the
 smallest total score spread.
@@ -26,6 +27,8 @@ _TABU_TENURE = 7
 #: After this many steps without a new best draw, start again from the best one, shaken by
 #: a few random swaps.
 _STALL_STEPS = 400
+#: How many conflicted entrants each step weighs every swap of (drawn at random when more).
+_CANDIDATES = 8
 
 
 @dataclass
@@ -52,20 +55,20 @@ class TabuSearch:
         """Total score spread over the tables."""
         return sum(self._spread(table) for table in self.tables)
 
-    def run(self, steps: int) -> list[list[int]]:
-        """Search for at most ``steps`` swaps; the best draw seen (a copy)."""
+    def run(self, trials: int) -> list[list[int]]:
+        """Search until about ``trials`` swaps have been weighed; the best draw seen (a copy)."""
         best = [list(table) for table in self.tables]
         best_key = (self.repeats(), self.spread())
         tabu: dict[tuple[int, int], int] = {}
-        last_gain = 0
-        for step in range(steps):
-            if best_key[0] == 0:
-                break
+        step = last_gain = spent = 0
+        while spent < trials and best_key[0]:
+            step += 1
             if step - last_gain > _STALL_STEPS:
                 self._restart_from(best)
                 tabu.clear()
                 last_gain = step
-            move = self._choose(step, tabu, best_key[0])
+            move, weighed = self._choose(step, tabu, best_key[0])
+            spent += weighed
             if move is None:
                 continue
             a, b = move
@@ -82,45 +85,49 @@ class TabuSearch:
 
     def _choose(
         self, step: int, tabu: Mapping[tuple[int, int], int], best: int
-    ) -> tuple[int, int] | None:
-        """The best swap for a random conflicted entrant (tabu moves only if they beat the
-        best draw seen), ties broken at random."""
+    ) -> tuple[tuple[int, int] | None, int]:
+        """The best swap of a conflicted entrant (up to :data:`_CANDIDATES` of them, drawn at
+        random when there are more) with anyone at another table; tabu moves only if they beat
+        the best draw seen; ties broken at random. Also returns how many swaps were weighed."""
         conflicted = [e for e, c in self.conflicts.items() if c]
-        if not conflicted:
-            return None
-        a = conflicted[self.rng.randbelow(len(conflicted))]
-        ta = self.where[a]
-        home = self.tables[ta]
-        met_a = self.met.counts[a]
-        leave_a = self.conflicts[a]
+        if len(conflicted) > _CANDIDATES:
+            self.rng.shuffle(conflicted)
+            conflicted = conflicted[:_CANDIDATES]
         now = self.repeats()
-        found: list[int] = []
+        found: list[tuple[int, int]] = []
         found_delta = 0.0
-        for tb, other in enumerate(self.tables):
-            if tb == ta:
-                continue
-            a_tabu = tabu.get((a, tb), -1) > step
-            join_a = sum(met_a.get(y, 0) for y in other)
-            for b in other:
-                change = (
-                    join_a
-                    - met_a.get(b, 0)
-                    - leave_a
-                    + self._met_at(b, home, a)
-                    - self.conflicts[b]
-                )
-                if (a_tabu or tabu.get((b, ta), -1) > step) and now + change >= best:
+        weighed = 0
+        for a in conflicted:
+            ta = self.where[a]
+            home = self.tables[ta]
+            met_a = self.met.counts[a]
+            leave_a = self.conflicts[a]
+            for tb, other in enumerate(self.tables):
+                if tb == ta:
                     continue
-                if found and change * _REPEAT_COST > found_delta + _REPEAT_COST / 2:
-                    continue
-                delta = change * _REPEAT_COST + self._spread_change(home, a, other, b)
-                if not found or delta < found_delta - 1e-9:
-                    found, found_delta = [b], delta
-                elif abs(delta - found_delta) <= 1e-9:
-                    found.append(b)
+                a_tabu = tabu.get((a, tb), -1) > step
+                join_a = sum(met_a.get(y, 0) for y in other)
+                for b in other:
+                    weighed += 1
+                    change = (
+                        join_a
+                        - met_a.get(b, 0)
+                        - leave_a
+                        + self._met_at(b, home, a)
+                        - self.conflicts[b]
+                    )
+                    if (a_tabu or tabu.get((b, ta), -1) > step) and now + change >= best:
+                        continue
+                    if found and change * _REPEAT_COST > found_delta + _REPEAT_COST / 2:
+                        continue
+                    delta = change * _REPEAT_COST + self._spread_change(home, a, other, b)
+                    if not found or delta < found_delta - 1e-9:
+                        found, found_delta = [(a, b)], delta
+                    elif abs(delta - found_delta) <= 1e-9:
+                        found.append((a, b))
         if not found:
-            return None
-        return a, found[self.rng.randbelow(len(found))]
+            return None, max(1, weighed)
+        return found[self.rng.randbelow(len(found))], weighed
 
     def _met_at(self, e: int, table: Sequence[int], skip: int) -> int:
         """Times ``e`` met the members of ``table`` other than ``skip``."""

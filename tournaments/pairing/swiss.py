@@ -34,7 +34,13 @@ def swiss(state: DrawInputs, options: Mapping[str, object]) -> Pairing:
     elif sizes and all(size == 2 for size in sizes):
         tables = pair_by_matching(state, order, avoid_repeats=bool(options["avoid_repeats"]))
     else:
-        grouper = Grouper(points=state.points, met=state.met, budget=budget, seed=state.rng.seed)
+        grouper = Grouper(
+            points=state.points,
+            met=state.met,
+            budget=budget,
+            seed=state.rng.seed,
+            deep_search=True,
+        )
         tables = grouper.draw(order, sizes) if budget else chunk(order, sizes)
     return finish(state, tables, byes, balance=bool(options["balance_seats"]))
 
