@@ -33,8 +33,8 @@ _SAFE_INT = 2**53 - 1  # RFC 8785 numbers are IEEE doubles: integers beyond this
 def _plain_json(value: Any) -> bool:
     """True when ``json.dumps(sort_keys=True)`` already spells ``value`` as RFC 8785 does.
 
-    That holds for dicts with ASCII keys (code point order is then UTF-16 order), lists,
-    strings, booleans, None and integers within ±(2**53 - 1): the standard library escapes
+    That holds for dicts with ASCII keys (code point order is then UTF-16 order), lists and
+    tuples, strings, booleans, None and integers within ±(2**53 - 1): the standard library escapes
     exactly the characters RFC 8785 escapes, the same way. Floats are left to rfc8785 (its
     ECMAScript number spelling differs from Python's ``repr``), and so is anything unusual.
     """
@@ -45,9 +45,9 @@ def _plain_json(value: Any) -> bool:
         return -_SAFE_INT <= value <= _SAFE_INT
     if kind is dict:
         return all(type(k) is str and k.isascii() and _plain_json(v) for k, v in value.items())
-    if kind is list:
+    if kind is list or kind is tuple:  # both spell a tuple as an array
         return all(_plain_json(item) for item in value)
-    return False
+    return isinstance(value, str)  # e.g. EventType: both spell the string's own text
 
 
 def _fast_canonical(data: dict[str, Any]) -> bytes | None:
