@@ -13,6 +13,13 @@ from functools import cached_property
 from typing import Any
 from uuid import UUID
 
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
+
 from events.errors import StreamNotFound
 from events.models import Stream, StreamSeat
 
@@ -67,6 +74,10 @@ def seat_of(user: Any, stream_id: UUID | str) -> int | None:
     """The user's seat at the stream, or None (not seated, anonymous, or no such stream)."""
     if not getattr(user, "is_authenticated", False):
         return None
+    found = getattr(user, "seat_found", None)
+    if found is not None and found[0] == stream_id:  # SeatTokenAuthentication looked it up
+        seat: int | None = found[1]
+        return seat
     seats = StreamSeat.objects.filter(stream_id=stream_id, user=user).values_list("seat", flat=True)
     return min(seats, default=None)
 
@@ -86,3 +97,45 @@ def access_stream_for_user(user: Any, stream_id: UUID | str) -> StreamAccess:
     if not stream.public and access.seat is None and not access.privileged:
         raise StreamNotFound(f"there is no game stream {stream_id}")
     return access
+
+
+class SeatTokenAuthentication(TokenAuthentication):
+    """Token authentication that also finds the user's seat at the URL's stream.
+
+    For the move endpoint: one query instead of two on every move. It answers exactly as
+    DRF's ``TokenAuthentication`` (same refusals); the seat is left on the user as
+    ``seat_found = (stream_id, seat or None)``, which :func:`seat_of` then uses.
+    """
+
+    stream_id: UUID | None = None
+
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        kwargs = (request.parser_context or {}).get("kwargs", {})
+        stream_id = kwargs.get("stream_id")
+        self.stream_id = stream_id if isinstance(stream_id, UUID) else None
+        return super().authenticate(request)
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        if self.stream_id is None:
+            return super().authenticate_credentials(key)
+        users = get_user_model()._meta.db_table
+        seats = StreamSeat._meta.db_table
+        stream_pk = StreamSeat._meta.get_field("stream").get_db_prep_value(
+            self.stream_id, connection
+        )
+        found = list(
+            get_user_model().objects.raw(
+                f"SELECT u.*, (SELECT min(s.seat) FROM {seats} s"
+                "  WHERE s.stream_id = %s AND s.user_id = u.id) AS stream_seat"
+                f" FROM {Token._meta.db_table} t JOIN {users} u ON u.id = t.user_id"
+                " WHERE t.key = %s",
+                [stream_pk, key],
+            )
+        )
+        if not found:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        user = found[0]
+        if not user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        user.seat_found = (self.stream_id, user.stream_seat)
+        return user, Token(key=key, user=user)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 MAX_KEY_LENGTH = 200
+MAX_VERSION = 2**31 - 1
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -97,7 +98,7 @@ class ViewSerializer(serializers.Serializer):
 
 class MoveRequestSerializer(serializers.Serializer):
     move = serializers.JSONField(help_text='{"type": "<kind>", ...fields}, as legal_moves lists')
-    expected_version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+    expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION)
 
 
 class MoveResponseSerializer(serializers.Serializer):
