@@ -24,6 +24,18 @@ def _pool(pool_id: int) -> RatingPool:
     return get_object_or_404(selectors.pool_list(), pk=pool_id)
 
 
+#: Leaderboard lines per page.
+PAGE_SIZE = 100
+
+
+def _page_number(request: HttpRequest) -> int:
+    """The ``?page=`` number, from 1; 404 when it is not a positive whole number."""
+    raw = request.GET.get("page", "1").strip() or "1"
+    if not raw.isdigit() or int(raw) < 1:
+        raise Http404(f"There is no leaderboard page {raw!r}.")
+    return int(raw)
+
+
 def _game_name(game_id: str) -> str:
     return next((game.name for game in engine.games() if game.id == game_id), game_id)
 
@@ -44,7 +56,12 @@ def leaderboard(request: HttpRequest, pool_id: int) -> HttpResponse:
     pool = _pool(pool_id)
     clubs = list(tournaments.club_list())
     club_id = _club_id(request, clubs)
-    rows = selectors.leaderboard(pool=pool, club_id=club_id)
+    number = _page_number(request)
+    # One line more than a page tells whether a next page exists without counting.
+    rows = selectors.leaderboard(
+        pool=pool, club_id=club_id, limit=PAGE_SIZE + 1, offset=(number - 1) * PAGE_SIZE
+    )
+    has_next, rows = len(rows) > PAGE_SIZE, rows[:PAGE_SIZE]
     names = tournaments.display_names(row.player_id for row in rows)
     context = {
         "pool": pool,
@@ -52,6 +69,8 @@ def leaderboard(request: HttpRequest, pool_id: int) -> HttpResponse:
         "rows": [(row, names.get(row.player_id, row.username)) for row in rows],
         "clubs": clubs,
         "club_id": club_id,
+        "page": number,
+        "has_next": has_next,
         "provisional_games": selectors.provisional_games(),
     }
     return render(request, "ratings/leaderboard.html", context)

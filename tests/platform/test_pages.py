@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 
 import engine
-from ratings import demo, selectors
+from ratings import demo, pages, selectors
 from ratings.models import RatingChange, RatingPool
 from tests.tournaments.factories import UserFactory, make_tournament, register_players
 from tournaments import services
@@ -202,6 +202,28 @@ def test_leaderboard_reads_a_bounded_number_of_queries(
         page(f"/ratings/{pool.pk}/?club={club.pk}")
 
 
+def test_leaderboard_pages_continue_the_ranking(
+    demo_data: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pages, "PAGE_SIZE", 3)
+    pool = RatingPool.objects.get(game="13-couronnes")
+    rows = selectors.leaderboard(pool=pool)
+    assert len(rows) == 8
+
+    def shown(html: str) -> list[int]:
+        return [int(pk) for pk in re.findall(rf"/ratings/{pool.pk}/players/(\d+)/", html)]
+
+    first = page(f"/ratings/{pool.pk}/")
+    assert shown(first) == [row.player_id for row in rows[:3]]
+    assert 'href="?page=2"' in first
+    last = page(f"/ratings/{pool.pk}/?page=3")
+    assert shown(last) == [row.player_id for row in rows[6:]]
+    assert f"{rows[6].position} " in text(last)
+    assert 'href="?page=2"' in last
+    assert "?page=4" not in last
+    assert "No one this far down the list" in page(f"/ratings/{pool.pk}/?page=9")
+
+
 def test_player_history_shows_each_game_before_and_after(demo_data: dict[str, Any]) -> None:
     pool = RatingPool.objects.get(game="13-couronnes")
     best = selectors.leaderboard(pool=pool)[0]
@@ -241,6 +263,8 @@ def test_player_history_of_someone_without_games_in_the_pool(demo_data: dict[str
         "/ratings/999999/players/{player}/",
         "/ratings/{pool}/?club=999999",
         "/ratings/{pool}/?club=tower",
+        "/ratings/{pool}/?page=0",
+        "/ratings/{pool}/?page=last",
     ],
 )
 def test_unknown_ids_are_404(url: str) -> None:
