@@ -96,11 +96,14 @@ def test_home_on_an_empty_database_says_what_is_missing() -> None:
     assert "No rating pool yet" in body
 
 
-def test_home_reads_a_bounded_number_of_queries(
+def test_home_and_overview_read_a_bounded_number_of_queries(
     demo_data: dict[str, Any], django_assert_max_num_queries: Any
 ) -> None:
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(3):  # tournaments with counts, pools
         page("/")
+    tournament = demo_data["tournaments"][0]
+    with django_assert_max_num_queries(3):  # the tournament with counts, its rounds
+        page(f"/tournaments/{tournament.pk}/")
 
 
 # -- tournament overview -----------------------------------------------------------------------
@@ -191,7 +194,7 @@ def test_leaderboard_filters_by_club(demo_data: dict[str, Any]) -> None:
     assert len(shown) == len(rows)
 
 
-def test_leaderboard_reads_a_bounded_number_of_queries(
+def test_leaderboard_and_history_read_a_bounded_number_of_queries(
     demo_data: dict[str, Any], django_assert_max_num_queries: Any
 ) -> None:
     pool = RatingPool.objects.get(game="les-7-blasons")
@@ -200,6 +203,9 @@ def test_leaderboard_reads_a_bounded_number_of_queries(
     club = Club.objects.get(name=demo.CLUB)
     with django_assert_max_num_queries(5):
         page(f"/ratings/{pool.pk}/?club={club.pk}")
+    best = selectors.leaderboard(pool=pool, limit=1)[0]
+    with django_assert_max_num_queries(7):  # 6 whatever the number of games
+        page(f"/ratings/{pool.pk}/players/{best.player_id}/")
 
 
 def test_leaderboard_pages_continue_the_ranking(
