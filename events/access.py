@@ -99,6 +99,11 @@ def access_stream_for_user(user: Any, stream_id: UUID | str) -> StreamAccess:
     return access
 
 
+# The user's columns the move endpoint reads; the others stay deferred (Django loads a
+# deferred column if something reads it).
+USER_COLUMNS = frozenset({"id", "username", "is_active", "is_staff", "is_superuser"})
+
+
 class SeatTokenAuthentication(TokenAuthentication):
     """Token authentication that also finds the user's seat at the URL's stream.
 
@@ -118,24 +123,30 @@ class SeatTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         if self.stream_id is None:
             return super().authenticate_credentials(key)
-        users = get_user_model()._meta.db_table
-        seats = StreamSeat._meta.db_table
+        user_model = get_user_model()
+        fields = [f for f in user_model._meta.concrete_fields if f.attname in USER_COLUMNS]
+        columns = ", ".join(f"u.{f.column}" for f in fields)
         stream_pk = StreamSeat._meta.get_field("stream").get_db_prep_value(
             self.stream_id, connection
         )
-        found = list(
-            get_user_model().objects.raw(
-                f"SELECT u.*, (SELECT min(s.seat) FROM {seats} s"
-                "  WHERE s.stream_id = %s AND s.user_id = u.id) AS stream_seat"
-                f" FROM {Token._meta.db_table} t JOIN {users} u ON u.id = t.user_id"
-                " WHERE t.key = %s",
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT {columns}, (SELECT min(s.seat) FROM {StreamSeat._meta.db_table} s"
+                "  WHERE s.stream_id = %s AND s.user_id = u.id)"
+                f" FROM {Token._meta.db_table} t JOIN {user_model._meta.db_table} u"
+                "  ON u.id = t.user_id WHERE t.key = %s",
                 [stream_pk, key],
             )
-        )
-        if not found:
+            row = cursor.fetchone()
+        if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        user = found[0]
+        *values, seat = row
+        user = user_model.from_db(
+            connection.alias,
+            [f.attname for f in fields],
+            [f.to_python(value) for f, value in zip(fields, values, strict=True)],
+        )
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        user.seat_found = (self.stream_id, user.stream_seat)
+        user.seat_found = (self.stream_id, seat)
         return user, Token(key=key, user=user)
