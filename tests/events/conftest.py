@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -14,6 +14,7 @@ from events.models import Stream
 from events.services import stream_open
 from events.states import state_cache
 from tests.events import toy_game
+from tests.users import make_user as _make_user
 
 
 @pytest.fixture(autouse=True)
@@ -32,10 +33,8 @@ def toy() -> Iterator[toy_game.ToyDraw]:
 
 
 def make_user(username: str, *, groups: tuple[str, ...] = (), staff: bool = False) -> User:
-    user = User.objects.create_user(username, password="pw-" + username, is_staff=staff)
-    for name in groups:
-        user.groups.add(Group.objects.get_or_create(name=name)[0])
-    return user
+    """A user whose password is ``pw-<username>`` (the API tests log in with it)."""
+    return _make_user(username, groups=groups, staff=staff, password="pw-" + username)
 
 
 @pytest.fixture

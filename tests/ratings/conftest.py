@@ -6,11 +6,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 
 from events.states import state_cache
 from tests.events import toy_game
 from tests.ratings.games import play_to_end
+from tests.users import make_user
 
 
 @pytest.fixture(autouse=True)
@@ -20,13 +21,6 @@ def toy() -> Iterator[toy_game.ToyDraw]:
     with toy_game.registered() as game:
         yield game
     state_cache.clear()
-
-
-def make_user(username: str, *, groups: tuple[str, ...] = (), staff: bool = False) -> User:
-    user = User.objects.create_user(username, is_staff=staff)  # no password: hashing is slow
-    for name in groups:
-        user.groups.add(Group.objects.get_or_create(name=name)[0])
-    return user
 
 
 @pytest.fixture

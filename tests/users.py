@@ -1,0 +1,15 @@
+"""Test users in each role, shared by the app test suites."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group, User
+
+
+def make_user(
+    username: str, *, groups: tuple[str, ...] = (), staff: bool = False, password: str | None = None
+) -> User:
+    """A user in ``groups`` ("arbiters", "organisers"); no password unless one is given."""
+    user = User.objects.create_user(username, password=password, is_staff=staff)
+    for name in groups:
+        user.groups.add(Group.objects.get_or_create(name=name)[0])
+    return user
