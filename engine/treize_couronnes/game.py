@@ -77,7 +77,7 @@ class TreizeCouronnes(Game[CouronnesState]):
     name: ClassVar[str] = "13 Couronnes"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
-    engine_version: ClassVar[str] = "1.0.0"
+    engine_version: ClassVar[str] = "1.1.0"
     editions: ClassVar[tuple[str, ...]] = tuple(KINGS)
     options: ClassVar[tuple[Option, ...]] = (
         Option("max_turns", "integer", 200, "the game ends after this many turns", minimum=1),
@@ -158,10 +158,15 @@ class TreizeCouronnes(Game[CouronnesState]):
         if action.kind is ActionKind.ONCE_HAND_4:
             return len(state.hands[seat]) == 4
         if action.kind is ActionKind.ONCE_FEWEST_CROWNS:
-            mine = state.crowns[seat]
-            return all(mine < state.crowns[o] for o in self._opponents(state, seat))
+            # hidden crowns: the offer must not tell whether it holds, so it is always made
+            return state.hidden_crowns or self._fewest_holds(state, seat)
         # most-<colour>: an attempt needs at least one card of the colour to reveal
         return self._count_colour(state, seat, action.colour) > 0
+
+    def _fewest_holds(self, state: CouronnesState, seat: int) -> bool:
+        """Whether ``seat`` has strictly fewer crowns than each opponent."""
+        mine = state.crowns[seat]
+        return all(mine < state.crowns[o] for o in self._opponents(state, seat))
 
     def _change_moves(self, state: CouronnesState, seat: int) -> Iterator[Move]:
         """Pay an opponent's guard first (with any card, keeping one to play), else change."""
@@ -210,8 +215,14 @@ class TreizeCouronnes(Game[CouronnesState]):
     def _victim_choices(
         self, state: CouronnesState, seat: int, kind: str, amount: int
     ) -> list[tuple[int, ...]]:
-        """Each way to split ``amount`` thefts among opponents who have something to lose."""
-        have = state.crowns if kind == "steal-crowns" else [len(h) for h in state.hands]
+        """Each way to split ``amount`` thefts among opponents who have something to lose.
+
+        With hidden crowns any opponent may be named for every crown: listing only those who
+        have crowns would tell the thief who has none (a theft from nobody's crowns is lost)."""
+        if kind == "steal-crowns" and state.hidden_crowns:
+            have = [amount] * state.players
+        else:
+            have = state.crowns if kind == "steal-crowns" else [len(h) for h in state.hands]
         caps = {o: min(have[o], amount) for o in self._opponents(state, seat) if have[o] > 0}
         size = min(amount, sum(caps.values()))
         return [
@@ -380,6 +391,10 @@ class TreizeCouronnes(Game[CouronnesState]):
         state.phase = "applied"
         if action.kind is ActionKind.ONCE_MOST and not self._most_holds(state, seat, action.colour):
             return
+        if action.kind is ActionKind.ONCE_FEWEST_CROWNS and not self._fewest_holds(state, seat):
+            # offered regardless only under hidden crowns; the failed attempt uses the turn's one
+            state.note("law", f"seat {seat} does not have strictly the fewest crowns: no reward")
+            return
         self._start_reward(state, seat)
 
     def _most_holds(self, state: CouronnesState, seat: int, colour: str) -> bool:
@@ -456,12 +471,21 @@ class TreizeCouronnes(Game[CouronnesState]):
             if state.phase == "over":
                 break  # the 13th crown ends the game at once
             if isinstance(move, StealCrowns):
-                state.crowns[victim] -= 1
-                self._gain_crowns(state, seat, 1, f"from seat {victim}")
+                self._steal_crown(state, seat, victim)
             else:
                 self._steal_card(state, seat, victim)
         if state.phase != "over":
             self._continue_reward(state, seat)
+
+    def _steal_crown(self, state: CouronnesState, seat: int, victim: int) -> None:
+        """Take one crown from ``victim``; one who has none (only offered under hidden crowns)
+        gives nothing and that crown of the reward is lost, as the thief sees at the table."""
+        if state.crowns[victim] == 0:
+            state.note("reward", f"seat {seat} takes no crown from seat {victim}: that crown "
+                       "of the reward is lost", {"lost": 1})  # fmt: skip
+            return
+        state.crowns[victim] -= 1
+        self._gain_crowns(state, seat, 1, f"from seat {victim}")
 
     def _steal_card(self, state: CouronnesState, seat: int, victim: int) -> None:
         hand = state.hands[victim]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.core import IllegalMove
+from engine.core import IllegalMove, Move
 from engine.treize_couronnes import GAME
 from engine.treize_couronnes.state import (
     ChangeKing,
@@ -663,3 +663,70 @@ def test_estimate_prefers_crowns() -> None:
     state = table(hands=[["B01", "B02"], ["G01"]])
     after = play(state, Reveal(("B01", "B02")))
     assert GAME.estimate(after, 0) > GAME.estimate(state, 0)
+
+
+# -- hidden crowns: the legal moves must not tell the others' crowns ------------------------
+
+
+def _hidden_positions(crowns: list[int]) -> tuple[list[Move], list[Move], list[str]]:
+    """Seat 0's legal moves at a fewest-crowns King and while a crown theft waits, with the
+    given crowns (seat 0 holds 1), under hidden crowns."""
+    fewest = table(3, hands=[["B01"], ["P01"], ["G01"]], kings=["B09"], crowns=crowns,
+                   hidden_crowns=True)  # fmt: skip
+    steal = table(3, hands=[[], ["P01"], ["G01"]], kings=["B06"], crowns=crowns,
+                  blasons=[["blue"], [], []], hidden_crowns=True)  # fmt: skip
+    waiting = play(steal, Discard((), (), ("blue",)))
+    return GAME.legal_moves(fewest, 0), GAME.legal_moves(waiting, 0), waiting.pending
+
+
+def test_hidden_crowns_legal_moves_do_not_depend_on_opponents_crowns() -> None:
+    seen = [_hidden_positions([1, other, 3]) for other in (0, 1, 2, 5)]
+    seen += [_hidden_positions([1, 2, other]) for other in (0, 1, 9)]
+    assert all(moves == seen[0] for moves in seen)
+    fewest, steal, pending = seen[0]
+    assert Claim() in fewest
+    assert steal == [StealCrowns((1,)), StealCrowns((2,))]
+    assert pending == ["steal-crowns:1"]  # never lost at once: that would tell nobody has any
+    public = table(3, hands=[["B01"], ["P01"], ["G01"]], kings=["B09"], crowns=[1, 0, 3])
+    assert Claim() not in GAME.legal_moves(public, 0)  # public crowns: offered only when it holds
+
+
+def test_hidden_crowns_steal_from_an_opponent_without_crowns_takes_nothing() -> None:
+    state = table(3, hands=[[], ["P01"], ["G01"]], kings=["B06"], crowns=[0, 0, 2],
+                  blasons=[["blue"], [], []], hidden_crowns=True)  # fmt: skip
+    waiting = play(state, Discard((), (), ("blue",)))
+    empty = play(waiting, StealCrowns((1,)))
+    assert empty.crowns == [0, 0, 2]
+    assert empty.pending == []
+    assert empty.phase == "applied"
+    lost = next(e for e in empty.effects if e.kind == "reward")
+    assert lost.text == "seat 0 takes no crown from seat 1: that crown of the reward is lost"
+    assert lost.data == {"lost": 1}
+    assert "2" not in effects_text(empty)  # nothing about seat 2's crowns
+    taken = play(waiting, StealCrowns((2,)))
+    assert taken.crowns == [1, 0, 1]
+    twice = table(3, hands=[[], ["P01"], ["G01"]], kings=["B06"], crowns=[0, 1, 0],
+                  hidden_crowns=True)  # fmt: skip
+    twice.pending = ["steal-crowns:2"]
+    assert StealCrowns((1, 1)) in GAME.legal_moves(twice, 0)
+    after = play(twice, StealCrowns((1, 1)))
+    assert after.crowns == [1, 0, 0]  # the second crown is lost
+    assert "takes no crown from seat 1" in effects_text(after)
+
+
+def test_hidden_crowns_fewest_crowns_attempt_fails_and_uses_the_once_per_turn_law() -> None:
+    tied = table(3, hands=[["B01"], ["P01"], ["G01"]], kings=["B09"], crowns=[1, 1, 3],
+                 hidden_crowns=True)  # fmt: skip
+    assert Claim() in GAME.legal_moves(tied, 0)
+    after = play(tied, Claim())
+    assert after.guards == [0, 0, 0]
+    assert after.pending == []
+    assert after.phase == "applied"
+    assert "seat 0 does not have strictly the fewest crowns: no reward" in effects_text(after)
+    assert Claim() not in GAME.legal_moves(after, 0)
+    assert "only once per turn" in refused(after, Claim())
+    fewest = table(3, hands=[["B01"], ["P01"], ["G01"]], kings=["B09"], crowns=[1, 2, 3],
+                   hidden_crowns=True)  # fmt: skip
+    won = play(fewest, Claim())
+    assert won.guards[0] == 1
+    assert won.pending == ["blason:1"]
