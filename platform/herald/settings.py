@@ -149,6 +149,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # Eager tasks (no broker) would log every "Task ... succeeded" into the web process and
+    # management commands; a real worker keeps Celery's own per-task lines.
+    "loggers": {} if REDIS_URL else {"celery.app.trace": {"level": "WARNING"}},
 }
 
 # Herald's own knobs.
