@@ -56,7 +56,11 @@ def test_a_forged_result_fails_verification_and_opens_a_dispute(
     finished: Callable[..., Any],
 ) -> None:
     stream = finished(4)
-    forged = dict(stream.result, ranks=list(reversed(stream.result["ranks"])))
+    # Turn the order upside down (rank r becomes 5 - r): unlike a reversal, it differs from
+    # the real ranks whatever the random deal gave, ties and palindromes included.
+    ranks = stream.result["ranks"]
+    forged = dict(stream.result, ranks=[len(ranks) + 1 - rank for rank in ranks])
+    assert forged["ranks"] != ranks
     Stream.objects.filter(pk=stream.pk).update(result=forged)
     outcome = game_verify_and_rate(stream_id=stream.pk)
     assert outcome.verification is not None
