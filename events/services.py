@@ -181,20 +181,35 @@ def stream_open(
     created_by: AbstractBaseUser | None = None,
     context: Mapping[str, Any] | None = None,
     public: bool = True,
+    seed: str | None = None,
+    continues: Mapping[str, Any] | None = None,
 ) -> Stream:
     """Set a game up and store its first event, ``GameCreated``.
 
     ``seats`` are the players in seat order (seat 0 first). ``context`` says where the game
     belongs (e.g. ``{"tournament_table": 12}``). Raises ``engine.core.UnknownGame`` or
     ``engine.core.InvalidOptions`` with a sentence when the game cannot be set up.
+    A new game gets a fresh secret seed; only an arbiter's "replay from move n" ruling passes
+    the old game's ``seed`` and says in ``continues`` which stream and move it carries on.
     """
     game = engine.get(game_id)
     if len({user.pk for user in seats}) != len(seats):
         raise InvalidOptions("a player can hold only one seat at a table")
     chosen_edition = game.check_setup(len(seats), edition)
     normalized = game.normalize_options(options)
-    seed = secrets.token_hex(SEED_BYTES)
+    seed = seed or secrets.token_hex(SEED_BYTES)
     state = game.new_game(players=len(seats), seed=seed, options=normalized, edition=chosen_edition)
+    created_payload: dict[str, Any] = {
+        "game": game.id,
+        "edition": chosen_edition,
+        "engine_version": game.engine_version,
+        "options": normalized,
+        "seats": [user.get_username() for user in seats],
+        "seed_commitment": seed_commitment(seed),
+        "effects": [effect_record(e) for e in state.effects],
+    }
+    if continues:
+        created_payload["continues"] = dict(continues)
     with transaction.atomic():
         stream = Stream.objects.create(
             game=game.id,
@@ -211,19 +226,7 @@ def stream_open(
         StreamSeat.objects.bulk_create(
             StreamSeat(stream=stream, seat=index, user=user) for index, user in enumerate(seats)
         )
-        created = _next_event(
-            stream,
-            type=EventType.GAME_CREATED,
-            payload={
-                "game": game.id,
-                "edition": chosen_edition,
-                "engine_version": game.engine_version,
-                "options": normalized,
-                "seats": [user.get_username() for user in seats],
-                "seed_commitment": stream.seed_commitment,
-                "effects": [effect_record(e) for e in state.effects],
-            },
-        )
+        created = _next_event(stream, type=EventType.GAME_CREATED, payload=created_payload)
         created.save()
         set_snapshot(stream, game, state)
         _save_head(stream)

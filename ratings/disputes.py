@@ -250,59 +250,20 @@ def stream_continue(*, stream_id: uuid.UUID | str, after_move: int, arbiter: Any
 
 
 def _open_like(old: Any, *, after_move: int, arbiter: Any) -> Any:
-    """A new stream set up as ``old`` (its seed included), with its GameCreated event."""
-    import engine
-    from events.hashing import chain_hash, event_body
-    from events.models import Event, EventType, Stream, StreamSeat
-    from events.services import effect_record
-    from events.states import save_snapshot
+    """A new stream set up as ``old`` (its seed and seats), saying which game it continues."""
+    from events.models import StreamSeat
+    from events.services import stream_open
 
-    game = engine.get(old.game)
-    seats = list(StreamSeat.objects.filter(stream=old).order_by("seat").select_related("user"))
-    state = game.new_game(
-        players=len(seats), seed=old.seed, options=old.options, edition=old.edition
-    )
-    created_payload = Event.objects.get(stream=old, seq=1).payload
-    new = Stream.objects.create(
-        game=old.game,
-        edition=old.edition,
-        engine_version=game.engine_version,
+    seats = StreamSeat.objects.filter(stream=old).order_by("seat").select_related("user")
+    continues = {"stream": str(old.pk), "after_move": after_move}
+    return stream_open(
+        game_id=old.game,
+        seats=[seat.user for seat in seats],
         options=old.options,
-        seed=old.seed,
-        seed_commitment=old.seed_commitment,
+        edition=old.edition,
         created_by=arbiter,
         context={**old.context, "continues": str(old.pk), "after_move": after_move},
         public=old.public,
+        seed=old.seed,
+        continues=continues,
     )
-    StreamSeat.objects.bulk_create(
-        StreamSeat(stream=new, seat=s.seat, user_id=s.user_id) for s in seats
-    )
-    payload = {
-        "game": game.id,
-        "edition": old.edition,
-        "engine_version": game.engine_version,
-        "options": old.options,
-        "seats": created_payload["seats"],
-        "seed_commitment": old.seed_commitment,
-        "effects": [effect_record(e) for e in state.effects],
-        "continues": {"stream": str(old.pk), "after_move": after_move},
-    }
-    moment = timezone.now()
-    body = event_body(
-        stream_id=new.pk, seq=1, type=EventType.GAME_CREATED, seat=None, recorded_at=moment,
-        payload=payload,
-    )  # fmt: skip
-    first = Event.objects.create(
-        stream=new,
-        seq=1,
-        type=EventType.GAME_CREATED,
-        payload=payload,
-        seat=None,
-        recorded_at=moment,
-        prev_hash=new.head_hash,
-        hash=chain_hash(new.head_hash, body),
-    )
-    Stream.objects.filter(pk=new.pk).update(version=1, head_hash=first.hash)
-    new.version, new.head_hash = 1, first.hash
-    save_snapshot(new, game, state)
-    return new
