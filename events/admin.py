@@ -17,19 +17,7 @@ from django.utils.safestring import mark_safe
 from events.models import Event, OutboxEntry, Stream, StreamSeat
 from events.selectors import check_hash_chain, describe_event, stream_audit, stream_verify
 from events.states import game_of
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Nothing is added, changed or deleted here: the record is append-only."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+from herald.admin import ReadOnlyAdmin
 
 
 class SeatInline(admin.TabularInline):

@@ -14,6 +14,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from herald.admin import ReadOnlyAdmin
 from ratings.models import (
     Dispute,
     RatedGame,
@@ -23,19 +24,6 @@ from ratings.models import (
     RecomputeJob,
     Verification,
 )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows that services write: shown, never edited by hand."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 def _audit_link(stream_id: Any) -> str:
