@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
+import engine
+from tournaments import games
 from tournaments.models import (
     Club,
     Player,
@@ -63,13 +67,58 @@ class RoundInline(admin.TabularInline):
         return False
 
 
+def _game_choices() -> list[tuple[str, str]]:
+    return [(game.id, game.name) for game in engine.games()]
+
+
+class TournamentForm(forms.ModelForm):
+    """The game is chosen by name from the registered games (its id is what is stored)."""
+
+    game_id = forms.ChoiceField(label="Game", choices=_game_choices)
+
+    class Meta:
+        model = Tournament
+        # The admin shows every field; naming them here would hide any field added later.
+        fields = "__all__"  # noqa: DJ007
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        stored = self.instance.game_id
+        field: Any = self.fields["game_id"]
+        if stored and stored not in dict(field.choices):
+            # A game the engine no longer registers stays selectable, so the form still saves.
+            field.choices = [*field.choices, (stored, stored)]
+
+
+class GameFilter(admin.SimpleListFilter):
+    """Filter by game, listed by name: an admin reads "Les 7 Blasons", not its id."""
+
+    title = "game"
+    parameter_name = "game_id"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        ids = Tournament.objects.order_by().values_list("game_id", flat=True).distinct()
+        return sorted(((game_id, games.game_name(game_id)) for game_id in ids), key=lambda x: x[1])
+
+    def queryset(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> QuerySet[Tournament]:
+        value = self.value()
+        return queryset.filter(game_id=value) if value else queryset
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "game_id", "format", "status", "club", "created_at"]
-    list_filter = ["status", "game_id", "format"]
+    form = TournamentForm
+    list_display = ["name", "game", "format", "status", "club", "created_at"]
+    list_filter = ["status", GameFilter, "format"]
     search_fields = ["name"]
     filter_horizontal = ["organisers"]
     inlines = [StageInline, RegistrationInline, RoundInline]
+
+    @admin.display(description="game", ordering="game_id")
+    def game(self, obj: Tournament) -> str:
+        return games.game_name(obj.game_id)
 
 
 class TableSeatInline(admin.TabularInline):

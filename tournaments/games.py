@@ -53,6 +53,15 @@ def game_facts(game_id: str) -> GameFacts:
     )
 
 
+def game_name(game_id: str) -> str:
+    """The name a person reads ("Les 7 Blasons" for ``les-7-blasons``); the id itself if the
+    engine no longer knows the game, so an old tournament's pages still render."""
+    try:
+        return engine.get(game_id).name
+    except UnknownGame:
+        return game_id
+
+
 def game_options(game_id: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The game's options validated with every default filled in (``InvalidInput`` if wrong)."""
     try:

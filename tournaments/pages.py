@@ -13,7 +13,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from tournaments import exports, games, selectors, services
-from tournaments.errors import InvalidInput
 from tournaments.models import Round, Tournament
 
 TIEBREAKER_LABELS = {
@@ -29,20 +28,11 @@ def overview(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(selectors.tournament_list(), pk=pk)
     context = {
         "tournament": tournament,
-        "game_name": _game_name(tournament.game_id),
         "settings": _settings_in_words(tournament),
         "rounds": selectors.tournament_rounds(tournament),
         "live_states": selectors.LIVE_STATES,
     }
     return render(request, "tournaments/overview.html", context)
-
-
-def _game_name(game_id: str) -> str:
-    """The game's name, or its id if the engine no longer knows it."""
-    try:
-        return games.game_facts(game_id).name
-    except InvalidInput:
-        return game_id
 
 
 def _ordinal(n: int) -> str:
@@ -67,7 +57,7 @@ def _settings_in_words(tournament: Tournament) -> list[tuple[str, str]]:
     rows = [
         (
             "Game",
-            _game_name(tournament.game_id)
+            games.game_name(tournament.game_id)
             + (f" ({tournament.edition})" if tournament.edition else ""),
         ),
         ("Format", tournament.get_format_display()),

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments import selectors
+from tournaments import games, selectors
 from tournaments.models import Format, Registration, Result, Round, Stage, Table, Tournament
 
 
@@ -15,17 +15,21 @@ class TournamentOut(serializers.ModelSerializer):
     club = serializers.CharField(source="club.name", default=None, read_only=True)
     organisers = serializers.SerializerMethodField()
     game = serializers.CharField(source="game_id", read_only=True)
+    game_name = serializers.SerializerMethodField(help_text="The game's name for people to read.")
 
     class Meta:
         model = Tournament
         fields = [
-            "id", "name", "club", "organisers", "game", "edition", "options", "format",
-            "table_preferred", "table_allowed", "points_by_rank", "tiebreakers", "bye_points",
+            "id", "name", "club", "organisers", "game", "game_name", "edition", "options",
+            "format", "table_preferred", "table_allowed", "points_by_rank", "tiebreakers", "bye_points",
             "dispute_window_minutes", "rounds_planned", "status", "created_at",
         ]  # fmt: skip
 
     def get_organisers(self, obj: Tournament) -> list[str]:
         return [user.get_username() for user in obj.organisers.all()]
+
+    def get_game_name(self, obj: Tournament) -> str:
+        return games.game_name(obj.game_id)
 
 
 class TournamentIn(serializers.Serializer):

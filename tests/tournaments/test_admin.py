@@ -46,3 +46,13 @@ def test_results_cannot_be_added_changed_or_deleted_in_the_admin(admin_client_: 
     assert admin_client_.post(f"/admin/tournaments/result/{result.pk}/delete/").status_code == 403
     result.refresh_from_db()
     assert result.ranks == [1, 2, 3, 4]
+
+
+def test_the_tournament_list_and_form_name_the_game(
+    admin_client_: Client, tournament: Tournament
+) -> None:
+    listing = admin_client_.get("/admin/tournaments/tournament/").content.decode()
+    assert "13 Couronnes" in listing
+    assert ">13-couronnes<" not in listing  # the id stays in links and values, never as text
+    form = admin_client_.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    assert '<option value="13-couronnes" selected>13 Couronnes</option>' in form.content.decode()

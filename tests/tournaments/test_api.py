@@ -45,6 +45,7 @@ def test_create_a_tournament_and_read_it_back(as_organiser: APIClient) -> None:
     assert created["organisers"] == ["organiser"]
     assert created["club"] == "Les Pions"
     assert created["table_allowed"] == [3, 4, 5]
+    assert (created["game"], created["game_name"]) == (GAME, "13 Couronnes")
     read = client_for(None).get(f"/api/v1/tournaments/{created['id']}").json()
     assert read == created
 

@@ -130,3 +130,27 @@ def test_the_bracket_page_names_the_players(organiser: object) -> None:
         assert reg.player.display_name in html
     assert "bye" in html
     assert Client().get(f"/tournaments/{tournament.pk + 1000}/bracket/").status_code == 404
+
+
+def test_every_page_names_the_game_and_never_prints_its_id(organiser: object) -> None:
+    from tests.tournaments.factories import make_tournament, register_players
+
+    tournament = make_tournament(
+        organiser=organiser,
+        game_id="les-7-blasons",
+        table_preferred=5,
+        table_allowed=(4, 5, 6),
+        points_by_rank=(5, 3, 2, 1, 0, 0),
+    )
+    register_players(tournament, 5)
+    services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    base = f"/tournaments/{tournament.pk}"
+    for url in (
+        f"{base}/",
+        f"{base}/standings/",
+        f"{base}/pairings/1/",
+        f"{base}/pairings/1/by-name/",
+    ):
+        html = get_page(url)
+        assert "Les 7 Blasons" in html, url
+        assert "les-7-blasons" not in html, url
