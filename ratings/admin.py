@@ -1,20 +1,26 @@
 """The admin of the ratings app: pools, ratings, history, verification, recompute jobs, disputes.
 
 History, verification and jobs are read-only here (services write them). The arbiter reads a
-dispute here, steps through the game with the audit endpoint linked from it, and rules through
-the API (POST /api/v1/disputes/{id}/ruling), which appends the ruling to the stream.
+dispute here, steps through the game with the audit endpoint linked from it, and rules on an
+open dispute from its page ("Rule on this dispute"): the form calls the same service as the API
+(POST /api/v1/disputes/{id}/ruling), ``ratings.disputes.dispute_rule``, which appends the ruling
+to the stream. A ruled dispute's page shows the ruling, read-only.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
-from django.http import HttpRequest
-from django.urls import reverse
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from herald.admin import ReadOnlyAdmin
+from ratings.disputes import DisputeError, dispute_rule
+from ratings.forms import RulingForm
 from ratings.models import (
     Dispute,
     RatedGame,
@@ -77,6 +83,12 @@ class DisputeAdmin(ReadOnlyAdmin):
     list_filter = ["status", "ruling", "failed_check"]
     search_fields = ["stream_id", "reason", "opened_by__username"]
     readonly_fields = ["audit"]
+    fieldsets = [
+        (None, {"fields": ["stream_id", "audit", "status", "opened_by", "opened_at", "reason",
+                           "failed_check"]}),
+        ("Ruling", {"fields": ["ruling", "ruling_reason", "ruled_by", "ruled_at", "ruling_seq",
+                               "amended_ranks", "replay_from", "new_stream_id", "recompute"]}),
+    ]  # fmt: skip
 
     @admin.display(description="audit")
     def audit(self, dispute: Dispute) -> str:
@@ -87,3 +99,94 @@ class DisputeAdmin(ReadOnlyAdmin):
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(request.user.is_staff)
+
+    def may_rule(self, request: HttpRequest) -> bool:
+        """Whoever the API lets rule (``events.access.is_privileged``, as ``dispute_rule`` checks)."""
+        from events.access import is_privileged  # as the API does: ratings migrates without events
+
+        return is_privileged(request.user)
+
+    def get_urls(self) -> list[URLPattern]:
+        # Before the model's own URLs: their "<path:object_id>/" would take ".../ruling/" too.
+        ruling = path(
+            "<int:dispute_id>/ruling/",
+            self.admin_site.admin_view(self.ruling_view),
+            name="ratings_dispute_ruling",
+        )
+        return [ruling, *super().get_urls()]
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """The read-only page, with a "Rule on this dispute" link for those who may rule."""
+        context = {**(extra_context or {}), "may_rule": self.may_rule(request)}
+        return super().change_view(request, object_id, form_url, extra_context=context)
+
+    def ruling_view(self, request: HttpRequest, dispute_id: int) -> HttpResponse:
+        """The ruling form on an open dispute (the ruling, read-only, once ruled).
+
+        A refusal by ``dispute_rule`` is shown as the form's error with the refusal's status;
+        the service's transaction has then written nothing.
+        """
+        if not self.may_rule(request):
+            raise PermissionDenied("Only an arbiter or staff member rules on disputes.")
+        dispute = self._dispute(dispute_id)
+        if request.method != "POST":
+            return self._ruling_page(request, dispute, RulingForm(), status=200)
+        form = RulingForm(request.POST)
+        if not form.is_valid():
+            return self._ruling_page(request, dispute, form, status=400)
+        try:
+            ruled = dispute_rule(
+                dispute_id=dispute.pk, arbiter=request.user, **form.ruling_arguments()
+            )
+        except DisputeError as refusal:
+            form.add_error(None, refusal.detail)
+            # Read again: a 409 means another arbiter ruled meanwhile, and the page shows that.
+            current = self._dispute(dispute_id)
+            return self._ruling_page(request, current, form, status=refusal.status)
+        self.message_user(request, _ruled_message(ruled), messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:ratings_dispute_change", args=[ruled.pk]))
+
+    def _dispute(self, dispute_id: int) -> Dispute:
+        related = ("opened_by", "ruled_by", "recompute")
+        dispute = Dispute.objects.select_related(*related).filter(pk=dispute_id).first()
+        if dispute is None:
+            raise Http404(f"There is no dispute {dispute_id}.")
+        return dispute
+
+    def _ruling_page(
+        self, request: HttpRequest, dispute: Dispute, form: RulingForm, *, status: int
+    ) -> TemplateResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Ruling on dispute {dispute.pk}",
+            "opts": self.model._meta,
+            "dispute": dispute,
+            "is_open": dispute.status == Dispute.Status.OPEN,
+            "form": form,
+            "audit": _audit_link(dispute.stream_id),
+        }
+        return TemplateResponse(
+            request, "admin/ratings/dispute/ruling.html", context, status=status
+        )
+
+
+def _ruled_message(dispute: Dispute) -> str:
+    """What the arbiter decided and what follows, for the message on the dispute's page."""
+    decided = {
+        Dispute.Ruling.UPHOLD: "the result is upheld",
+        Dispute.Ruling.ANNUL: "the game is annulled",
+        Dispute.Ruling.AMEND: "the result is amended to ranks "
+        + ", ".join(map(str, dispute.amended_ranks or [])),
+        Dispute.Ruling.REPLAY: f"the game is replayed from move {dispute.replay_from} "
+        f"in the new stream {dispute.new_stream_id}",
+    }[Dispute.Ruling(dispute.ruling)]
+    said = f"Dispute {dispute.pk} ruled: {decided} (event {dispute.ruling_seq} of the stream)."
+    if dispute.recompute is not None:
+        said += f" The pool is re-rated from the game on (recompute job {dispute.recompute.pk})."
+    return said
