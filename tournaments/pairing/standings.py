@@ -19,6 +19,7 @@ class _Tally:
     games: int = 0
     wins: int = 0
     byes: int = 0
+    late_byes: int = 0
     game_score: float = 0.0
     opponents: list[list[int]] = field(default_factory=list)
 
@@ -30,7 +31,7 @@ def standings(
 
     Points come from ``rule.points_by_rank``; entrants who tie for a place split the points of
     the places they occupy. A bye earns ``rule.bye_points`` and counts neither as a game nor
-    as a win. Tie-breakers apply in the rule's order; ``opponents_points`` is the multiplayer
+    as a win; a round missed before a late entry earns ``rule.late_entry_points`` the same way. Tie-breakers apply in the rule's order; ``opponents_points`` is the multiplayer
     Buchholz (over each game, the final points of everyone else at the table; byes add
     nothing), ``head_to_head`` compares only the entrants still tied (finishing ahead of one of
     them at a table counts +1, behind -1). Entrants still level after every tie-breaker share
@@ -92,10 +93,11 @@ def _tally(games: Sequence[GameRecord], rule: StandingRule) -> dict[int, _Tally]
     tallies: dict[int, _Tally] = {}
     for game in games:
         _check_game(game)
-        if game.bye:
+        if game.bye or game.late_entry:
             tally = tallies.setdefault(game.table[0], _Tally())
-            tally.points += rule.bye_points
-            tally.byes += 1
+            tally.points += rule.bye_points if game.bye else rule.late_entry_points
+            tally.byes += game.bye
+            tally.late_byes += game.late_entry
             continue
         earned = finishing_points(game.ranks, rule.points_by_rank)
         for seat, entrant in enumerate(game.table):
@@ -118,6 +120,8 @@ def _check_game(game: GameRecord) -> None:
         raise PairingError(f"A game{where} has a finishing rank outside 1–{len(game.table)}.")
     if game.bye and len(game.table) != 1:
         raise PairingError(f"A bye{where} is given to exactly one entrant.")
+    if game.late_entry and (game.bye or len(game.table) != 1):
+        raise PairingError(f"A round missed by a late entrant{where} is one entrant's, not a bye.")
 
 
 def _split(groups: list[list[int]], key: Callable[[int], float]) -> list[list[int]]:
@@ -136,7 +140,7 @@ def _head_to_head(
     """Within each tied group, +1 for each game finished ahead of another member, -1 behind."""
     group_of = {e: i for i, group in enumerate(groups) for e in group if len(group) > 1}
     for game in games:
-        if game.bye:
+        if game.bye or game.late_entry:
             continue
         for i, a in enumerate(game.table):
             for j, b in enumerate(game.table):
@@ -163,6 +167,7 @@ def _rows(
                     games=tally.games,
                     wins=tally.wins,
                     byes=tally.byes,
+                    late_byes=tally.late_byes,
                 )
             )
     return rows

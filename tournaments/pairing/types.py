@@ -125,7 +125,9 @@ class GameRecord:
     """One finished, counted game, or a bye (``table=(entrant,)``, ``ranks=(1,)``, ``bye=True``).
 
     ``ranks`` gives the finishing rank per seat, 1-based; tied players share a rank.
-    ``scores`` is the game score per seat (e.g. prestige), or empty.
+    ``scores`` is the game score per seat (e.g. prestige), or empty. A round a late entrant
+    missed has the shape of a bye with ``late_entry=True`` instead: it earns the rule's
+    ``late_entry_points`` and is counted apart from the byes the draw gave.
     """
 
     table: tuple[int, ...]
@@ -133,6 +135,7 @@ class GameRecord:
     scores: tuple[float, ...] = ()
     round_number: int = 0
     bye: bool = False
+    late_entry: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,17 +145,22 @@ class StandingRule:
     ``points_by_rank[r]`` is awarded for finishing rank ``r + 1``; tied players split the points
     of the places they occupy (the average). Ranks past the end of the tuple earn 0.
     ``tiebreakers`` are applied in order, from ``opponents_points`` (the multiplayer Buchholz),
-    ``game_score``, ``head_to_head`` and ``wins``.
+    ``game_score``, ``head_to_head`` and ``wins``. ``late_entry_points`` is what a late entrant
+    earns for each round played before they entered (0: nothing, today's default).
     """
 
     points_by_rank: tuple[float, ...]
     bye_points: float = 0.0
     tiebreakers: tuple[str, ...] = ()
+    late_entry_points: float = 0.0
 
 
 @dataclass(frozen=True)
 class StandingRow:
-    """One line of the standings; ``rank`` is 1-based and tied entrants share it."""
+    """One line of the standings; ``rank`` is 1-based and tied entrants share it.
+
+    ``byes`` are the byes the draw gave; ``late_byes`` the rounds missed before a late entry.
+    """
 
     entrant: int
     rank: int
@@ -161,6 +169,7 @@ class StandingRow:
     games: int
     wins: int
     byes: int
+    late_byes: int = 0
 
 
 @dataclass(frozen=True)

@@ -118,3 +118,28 @@ def test_dropped_players_still_count_for_their_opponents() -> None:
     rule = StandingRule(points_by_rank=(1, 0), tiebreakers=("opponents_points",))
     rows = standings([1, 2, 3], games, rule)
     assert {r.entrant: r.tiebreaks["opponents_points"] for r in rows} == {1: 1, 2: 0, 3: 1}
+
+
+def test_rounds_missed_before_a_late_entry_earn_the_rules_late_entry_points() -> None:
+    games = [
+        GameRecord(table=(1, 2, 3, 4), ranks=(1, 2, 3, 4), round_number=1),
+        GameRecord(table=(5,), ranks=(1,), round_number=1, late_entry=True),
+    ]
+    for late_points, expected in ((0.0, 0.0), (2.0, 2.0), (1.0, 1.0)):
+        rule = StandingRule(
+            points_by_rank=(4, 2, 1, 0), bye_points=2, late_entry_points=late_points
+        )
+        rows = {row.entrant: row for row in standings([1, 2, 3, 4, 5], games, rule)}
+        assert rows[5].points == expected
+        # Counted apart: no game, no win and no bye of the draw (a late entrant may get one).
+        assert (rows[5].games, rows[5].wins, rows[5].byes, rows[5].late_byes) == (0, 0, 0, 1)
+    assert rows[2].late_byes == 0
+
+
+def test_a_late_entry_round_belongs_to_one_entrant_and_is_not_a_bye() -> None:
+    for record in (
+        GameRecord(table=(1, 2), ranks=(1, 2), late_entry=True),
+        GameRecord(table=(1,), ranks=(1,), bye=True, late_entry=True),
+    ):
+        with pytest.raises(PairingError, match="late entrant"):
+            standings([1, 2], [record], RULE)
