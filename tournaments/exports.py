@@ -10,12 +10,19 @@ from tournaments.selectors import StandingLine, TableLine
 
 
 def standings_csv(lines: Sequence[StandingLine], tiebreakers: Sequence[str]) -> str:
-    """rank, name, club, points, each tie-breaker, games, wins, byes, dropped."""
+    """rank, name, club, points, each tie-breaker, games, wins, byes, dropped, late_byes.
+
+    ``late_byes`` (rounds a late entrant missed that earned the late-entry award) comes last so
+    a spreadsheet that reads the older columns by position still reads them right.
+    """
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(
-        ["rank", "name", "club", "points", *tiebreakers, "games", "wins", "byes", "dropped"]
-    )
+        [
+            "rank", "name", "club", "points", *tiebreakers,
+            "games", "wins", "byes", "dropped", "late_byes",
+        ]
+    )  # fmt: skip
     for line in lines:
         writer.writerow(
             [
@@ -28,6 +35,7 @@ def standings_csv(lines: Sequence[StandingLine], tiebreakers: Sequence[str]) -> 
                 line.wins,
                 line.byes,
                 "yes" if line.dropped else "",
+                line.late_byes,
             ]
         )
     return out.getvalue()

@@ -52,6 +52,14 @@ class Format(models.TextChoices):
     STAGES = "stages", "Stages (groups, then a cut to a bracket)"
 
 
+class LateEntryAward(models.TextChoices):
+    """What a late entrant earns for each round played before they entered."""
+
+    NOTHING = "none", "Nothing (0 points for the rounds missed)"
+    BYE = "bye", "A bye's points for each round missed"
+    HALF_BYE = "half_bye", "Half a bye's points for each round missed"
+
+
 class Tournament(models.Model):
     """One tournament of one game, run by its organisers."""
 
@@ -77,6 +85,12 @@ class Tournament(models.Model):
     points_by_rank = models.JSONField(help_text="Points for 1st, 2nd, ... place; ties share.")
     tiebreakers = models.JSONField(default=list, blank=True)
     bye_points = models.FloatField(default=0)
+    late_entry_award = models.CharField(
+        max_length=8,
+        choices=LateEntryAward.choices,
+        default=LateEntryAward.NOTHING,
+        help_text="What a late entrant earns for each round played before they entered.",
+    )
     dispute_window_minutes = models.PositiveIntegerField(default=30)
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     pairing_seed = models.CharField(

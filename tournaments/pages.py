@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from tournaments import exports, games, selectors, services
-from tournaments.models import Round, Tournament
+from tournaments.models import LateEntryAward, Round, Tournament
 
 TIEBREAKER_LABELS = {
     "opponents_points": "Opp. points",
@@ -65,12 +65,29 @@ def _settings_in_words(tournament: Tournament) -> list[tuple[str, str]]:
         ("Tables", f"{tournament.table_preferred} players preferred; {sizes} allowed"),
         ("Points by rank", f"{points} (tied players share)"),
         ("Bye", f"{_number(tournament.bye_points)} points"),
+        ("Late entry", _late_entry_in_words(tournament)),
         ("Tie-breakers", ", then ".join(breakers) if breakers else "none"),
     ]
     if tournament.options:
         options = ", ".join(f"{key} = {value}" for key, value in sorted(tournament.options.items()))
         rows.append(("Game options", options))
     return rows
+
+
+LATE_ENTRY_WORDS = {
+    LateEntryAward.NOTHING: "nothing",
+    LateEntryAward.BYE: "a bye",
+    LateEntryAward.HALF_BYE: "half a bye",
+}
+
+
+def _late_entry_in_words(tournament: Tournament) -> str:
+    """ "half a bye (1 point) for each round played before a player enters"."""
+    award = LateEntryAward(tournament.late_entry_award)
+    points = selectors.late_entry_points(tournament)
+    unit = "point" if points == 1 else "points"
+    worth = "" if award == LateEntryAward.NOTHING else f" ({_number(points)} {unit})"
+    return f"{LATE_ENTRY_WORDS[award]}{worth} for each round played before a player enters"
 
 
 def _round(tournament: Tournament, number: int) -> Round:
@@ -108,7 +125,10 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     lines = selectors.tournament_standings(tournament)
     context = {
         "tournament": tournament,
-        "rows": [(line, line.tiebreak_values(names)) for line in lines],
+        "rows": [
+            (line, line.tiebreak_values(names), _late_entry_note(line, tournament))
+            for line in lines
+        ],
         "grouped": any(line.group for line in lines),
         "tiebreakers": [TIEBREAKER_LABELS.get(name, name) for name in names],
         "latest": selectors.round_latest(tournament),
@@ -118,6 +138,15 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
         .first(),
     }
     return render(request, "tournaments/standings.html", context)
+
+
+def _late_entry_note(line: selectors.StandingLine, tournament: Tournament) -> str:
+    """ "late entry: 2 byes" (or "2 half byes"): why a latecomer has points without games."""
+    if not line.late_byes:
+        return ""
+    half = "half " if tournament.late_entry_award == LateEntryAward.HALF_BYE else ""
+    plural = "" if line.late_byes == 1 else "s"
+    return f"late entry: {line.late_byes} {half}bye{plural}"
 
 
 def _csv(text: str, filename: str) -> HttpResponse:

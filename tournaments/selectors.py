@@ -15,6 +15,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from tournaments import pairing
 from tournaments.models import (
     Club,
+    LateEntryAward,
     Player,
     Registration,
     Result,
@@ -173,12 +174,27 @@ def seat_counts(rounds: Sequence[PlayedRound]) -> dict[int, tuple[int, ...]]:
     return {reg: tuple(c) for reg, c in counts.items()}
 
 
+#: Share of the bye points a late entrant earns for each round missed, by award.
+LATE_ENTRY_SHARE = {
+    LateEntryAward.NOTHING: 0.0,
+    LateEntryAward.BYE: 1.0,
+    LateEntryAward.HALF_BYE: 0.5,
+}
+
+
+def late_entry_points(tournament: Tournament) -> float:
+    """What a late entrant earns for each round played before they entered."""
+    return LATE_ENTRY_SHARE[LateEntryAward(tournament.late_entry_award)] * tournament.bye_points
+
+
 def standing_rule(tournament: Tournament) -> pairing.StandingRule:
-    """The tournament's points, bye points and tie-breakers as the pure layer's rule."""
+    """The tournament's points, bye points, late-entry award and tie-breakers as the pure
+    layer's rule."""
     return pairing.StandingRule(
         points_by_rank=tuple(float(p) for p in tournament.points_by_rank),
         bye_points=float(tournament.bye_points),
         tiebreakers=tuple(tournament.tiebreakers),
+        late_entry_points=late_entry_points(tournament),
     )
 
 
@@ -209,7 +225,32 @@ def game_records(tournament: Tournament, *, before: int | None = None) -> list[p
             pairing.GameRecord(table=(reg,), ranks=(1,), round_number=played.number, bye=True)
             for reg in played.byes
         )
-    return records
+    return records + late_entry_records(tournament, rounds)
+
+
+def late_entry_records(
+    tournament: Tournament, rounds: Sequence[PlayedRound]
+) -> list[pairing.GameRecord]:
+    """One record per round a late entrant missed, when the tournament awards something.
+
+    With no award there is none, so the standings are exactly what they were without the
+    setting. A round where the entrant was seated after all (a hand-edited table) is not missed.
+    """
+    if tournament.late_entry_award == LateEntryAward.NOTHING:
+        return []
+    late = tournament.registrations.filter(late_entry_round__isnull=False).values_list(
+        "id", "late_entry_round"
+    )
+    return [
+        pairing.GameRecord(table=(reg,), ranks=(1,), round_number=played.number, late_entry=True)
+        for reg, first_round in late
+        for played in rounds
+        if played.number < first_round and not _took_part(reg, played)
+    ]
+
+
+def _took_part(reg: int, played: PlayedRound) -> bool:
+    return reg in played.byes or any(reg in table for table in played.tables)
 
 
 def standings_rows(
@@ -239,6 +280,7 @@ class StandingLine:
     byes: int
     dropped: bool
     group: str = ""
+    late_byes: int = 0
 
     def tiebreak_values(self, names: Sequence[str]) -> list[float]:
         """The tie-breaks in the tournament's order (0 for one not computed)."""
@@ -269,6 +311,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingLine]:
                 byes=row.byes,
                 dropped=reg.is_dropped,
                 group=groups.get(str(reg.id), ""),
+                late_byes=row.late_byes,
             )
         )
     return lines

@@ -6,8 +6,17 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments import games, selectors
-from tournaments.models import Format, Registration, Result, Round, Stage, Table, Tournament
+from tournaments import games, selectors, services
+from tournaments.models import (
+    Format,
+    LateEntryAward,
+    Registration,
+    Result,
+    Round,
+    Stage,
+    Table,
+    Tournament,
+)
 
 
 # -- tournaments -------------------------------------------------------------------------------
@@ -21,8 +30,9 @@ class TournamentOut(serializers.ModelSerializer):
         model = Tournament
         fields = [
             "id", "name", "club", "organisers", "game", "game_name", "edition", "options",
-            "format", "table_preferred", "table_allowed", "points_by_rank", "tiebreakers", "bye_points",
-            "dispute_window_minutes", "rounds_planned", "status", "created_at",
+            "format", "table_preferred", "table_allowed", "points_by_rank", "tiebreakers",
+            "bye_points", "late_entry_award", "dispute_window_minutes", "rounds_planned",
+            "status", "created_at",
         ]  # fmt: skip
 
     def get_organisers(self, obj: Tournament) -> list[str]:
@@ -30,6 +40,18 @@ class TournamentOut(serializers.ModelSerializer):
 
     def get_game_name(self, obj: Tournament) -> str:
         return games.game_name(obj.game_id)
+
+
+class LateEntryAwardField(serializers.ChoiceField):
+    """``none``, ``bye`` or ``half_bye``; anything else is refused with the choices in words."""
+
+    default_error_messages = {"invalid_choice": services.LATE_ENTRY_AWARD_REFUSAL}
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "help_text", "What a late entrant earns for each round missed: none, bye, half_bye."
+        )
+        super().__init__(choices=LateEntryAward.choices, **kwargs)
 
 
 class TournamentIn(serializers.Serializer):
@@ -50,6 +72,7 @@ class TournamentIn(serializers.Serializer):
         child=serializers.CharField(), required=False, default=["opponents_points", "game_score"]
     )
     bye_points = serializers.FloatField(required=False)
+    late_entry_award = LateEntryAwardField(required=False)
     dispute_window_minutes = serializers.IntegerField(min_value=0, default=30)
     rounds_planned = serializers.IntegerField(min_value=1, max_value=99, required=False)
     pairing_seed = serializers.CharField(max_length=64, required=False, default="")
@@ -66,6 +89,7 @@ class TournamentPatchIn(serializers.Serializer):
     )
     tiebreakers = serializers.ListField(child=serializers.CharField(), required=False)
     bye_points = serializers.FloatField(required=False)
+    late_entry_award = LateEntryAwardField(required=False)
     dispute_window_minutes = serializers.IntegerField(min_value=0, required=False)
     rounds_planned = serializers.IntegerField(min_value=1, max_value=99, required=False)
 
@@ -222,6 +246,9 @@ class StandingOut(serializers.Serializer):
     byes = serializers.IntegerField()
     dropped = serializers.BooleanField()
     group = serializers.CharField(help_text="The player's group in a group stage, or empty.")
+    late_byes = serializers.IntegerField(
+        help_text="Rounds missed before a late entry that earned the late-entry award."
+    )
 
 
 # -- stages and brackets -----------------------------------------------------------------------

@@ -38,6 +38,7 @@ from tournaments.games import game_facts, game_options
 from tournaments.models import (
     Club,
     Format,
+    LateEntryAward,
     Player,
     Registration,
     Result,
@@ -56,6 +57,11 @@ PAIRED_FORMATS = {Format.SWISS: "swiss", Format.ROUND_ROBIN: "round_robin"}
 BRACKET_FORMATS = {"single_elimination", "double_elimination", "knockout"}
 #: Warnings a draft may not be confirmed with: the draw itself is broken.
 BLOCKING_WARNINGS = {"seated_twice", "missing", "unknown"}
+#: The refusal of an unknown late-entry award (``{input}`` is the value sent); the API's too.
+LATE_ENTRY_AWARD_REFUSAL = (
+    'There is no late entry award "{input}": choose none (0 points), bye (the bye points) or '
+    "half_bye (half the bye points) for each round a late entrant missed."
+)
 
 
 # -- clubs and players -------------------------------------------------------------------------
@@ -128,6 +134,7 @@ def tournament_create(
     points_by_rank: Sequence[float] | None = None,
     tiebreakers: Sequence[str] = ("opponents_points", "game_score"),
     bye_points: float | None = None,
+    late_entry_award: str = "none",
     dispute_window_minutes: int = 30,
     rounds_planned: int | None = None,
     pairing_seed: str = "",
@@ -160,6 +167,7 @@ def tournament_create(
         points_by_rank=points,
         tiebreakers=_tiebreakers(tiebreakers),
         bye_points=points[0] if bye_points is None else float(bye_points),
+        late_entry_award=_late_entry_award(late_entry_award),
         dispute_window_minutes=dispute_window_minutes,
         rounds_planned=rounds_planned,
         pairing_seed=pairing_seed or secrets.token_hex(8),
@@ -222,6 +230,12 @@ def _tiebreakers(names: Sequence[str]) -> list[str]:
     return list(names)
 
 
+def _late_entry_award(value: str) -> str:
+    if value not in LateEntryAward.values:
+        raise InvalidInput(LATE_ENTRY_AWARD_REFUSAL.format(input=value))
+    return value
+
+
 def _full_clean(instance: Any) -> None:
     try:
         instance.full_clean()
@@ -245,12 +259,14 @@ def tournament_update(
     points_by_rank: Sequence[float] | None = None,
     tiebreakers: Sequence[str] | None = None,
     bye_points: float | None = None,
+    late_entry_award: str | None = None,
     dispute_window_minutes: int | None = None,
     rounds_planned: int | None = None,
 ) -> Tournament:
     """Change the settings an organiser may change at any time. Standings are recomputed from
-    the results, so new points or tie-breakers apply to every round; new table sizes apply
-    from the next draw. The game, its options and the format are fixed at creation."""
+    the results, so new points, tie-breakers or a new late-entry award apply to every round;
+    new table sizes apply from the next draw. The game, its options and the format are fixed
+    at creation."""
     facts = game_facts(tournament.game_id)
     if table_preferred is not None or table_allowed is not None:
         preferred = table_preferred or tournament.table_preferred
@@ -266,6 +282,9 @@ def tournament_update(
     changes = {
         "name": name.strip() if name is not None else None,
         "bye_points": bye_points,
+        "late_entry_award": None
+        if late_entry_award is None
+        else _late_entry_award(late_entry_award),
         "dispute_window_minutes": dispute_window_minutes,
         "rounds_planned": rounds_planned,
     }

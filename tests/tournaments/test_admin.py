@@ -56,3 +56,4 @@ def test_the_tournament_list_and_form_name_the_game(
     assert ">13-couronnes<" not in listing  # the id stays in links and values, never as text
     form = admin_client_.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
     assert '<option value="13-couronnes" selected>13 Couronnes</option>' in form.content.decode()
+    assert '<option value="half_bye">' in form.content.decode()  # the late-entry award is set here

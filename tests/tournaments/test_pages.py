@@ -106,7 +106,7 @@ def test_imported_players_come_back_in_the_standings_csv(
     assert clubs["Théo Fabre"] == ""
     assert list(rows[0]) == [
         "rank", "name", "club", "points", "opponents_points", "game_score",
-        "games", "wins", "byes", "dropped",
+        "games", "wins", "byes", "dropped", "late_byes",
     ]  # fmt: skip
     points = [float(r["points"]) for r in rows]
     assert points == sorted(points, reverse=True)
