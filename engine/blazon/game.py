@@ -87,7 +87,7 @@ class BlazonGame(Game[BlazonState]):
     name = "Blazon"
     min_players = 2
     max_players = 4
-    engine_version = "1.0.0"
+    engine_version = "1.1.0"
     editions = tuple(EDITIONS)
     options = (
         Option(
@@ -151,6 +151,7 @@ class BlazonGame(Game[BlazonState]):
             for deck in DECKS:
                 returned = [n for n in hand if tables.category[n] == deck]
                 state.decks[deck][:0] = returned
+                state.seen_at_bottom[deck] = state.seen_at_bottom.get(deck, 0) + len(returned)
             hand.clear()
 
     # -- who acts -----------------------------------------------------------------------------
@@ -648,12 +649,30 @@ class BlazonGame(Game[BlazonState]):
         pile = state.discards[deck]
         state.decks[deck] = state.rng.shuffled(pile)
         state.discards[deck] = []
+        state.seen_at_bottom[deck] = 0  # the cards seen at the bottom were all drawn
         state.note(
             "chance",
             f"the {deck} discard pile ({len(pile)} cards) is shuffled into a new deck",
             {"order": state.decks[deck][:]},
             [],
         )
+
+    def shuffle_unseen(self, state: BlazonState) -> None:
+        """Shuffle each deck again, but for the redrawn starting-hand cards a seat saw go to its
+        bottom (they stay there while the deck lasts). Hands, the display, the discard piles
+        and shields are seen and stay as they are."""
+        for deck in DECKS:
+            cards = state.decks[deck]
+            kept = min(state.seen_at_bottom.get(deck, 0), len(cards))
+            unseen = cards[kept:]
+            state.rng.shuffle(unseen)
+            cards[kept:] = unseen
+            at_bottom = f"; the {kept} seen at its bottom stay there" if kept else ""
+            state.note(
+                "reshuffle",
+                f"the arbiter shuffles the {deck} deck again ({len(unseen)} cards{at_bottom})",
+                {"deck": deck, "cards": len(unseen), "kept_at_bottom": kept},
+            )
 
     def _discard(self, state: BlazonState, card: int) -> None:
         state.discards[TABLES[state.edition].category[card]].append(card)

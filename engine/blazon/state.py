@@ -91,6 +91,9 @@ class BlazonState(GameState):
     passes: int = 0  # consecutive turns in which nothing could be drawn or placed
     pending_row: int = 0  # a row being changed to the other alignment (override), or 0
     pending_align: int = 0  # the alignment that row is changing to
+    # per deck: how many cards at its bottom a seat has seen (a redrawn starting hand goes
+    # back there); they stay in place when the arbiter reshuffles the rest (reshuffle_unseen)
+    seen_at_bottom: dict[str, int] = field(default_factory=dict)
 
     def copy(self) -> BlazonState:
         """An independent copy built field by field (the replay hot path avoids deepcopy)."""
@@ -123,6 +126,7 @@ class BlazonState(GameState):
             passes=self.passes,
             pending_row=self.pending_row,
             pending_align=self.pending_align,
+            seen_at_bottom=dict(self.seen_at_bottom),
         )
 
 

@@ -10,7 +10,9 @@ moves are :class:`~engine.core.moves.Move` dataclasses. Callers use:
 - ``apply(state, seat, move)`` → a new state (the input is untouched), or :class:`IllegalMove`;
 - ``view(state, seat | None)`` → what that seat (or a spectator) may see;
 - ``result(state)`` → the :class:`Result` once the game is over;
-- ``describe(move, seat)`` → one line for the audit log.
+- ``describe(move, seat)`` → one line for the audit log;
+- ``reshuffle_unseen(state, seed)`` → a fresh RNG and every zone no seat has seen shuffled with
+  it (an arbiter's "replay from move n" ruling; see :meth:`Game.reshuffle_unseen`).
 
 Subclasses implement the abstract hooks; ``apply_in_place`` is the fast path used by replay.
 """
@@ -240,6 +242,27 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def describe(self, move: Move, seat: int) -> str:
         """One line a person reads in the audit log, e.g. "seat 2 plays the magistrat (3)"."""
+
+    # -- an arbiter's replay from move n --------------------------------------------------
+    def reshuffle_unseen(self, state: S, seed: str) -> None:
+        """Give ``state`` a fresh RNG from ``seed`` and shuffle with it what no seat has seen.
+
+        A game continued by a "replay from move n" ruling is dealt with the old game's seed,
+        which became public when the old game ended: without this, anyone replaying the old
+        game would know the draw pile and every later chance outcome. Cards a seat has seen
+        (its hand, face-up cards, anything revealed or consulted) stay where they are, so
+        every seat's view is the same before and after, apart from the last step's effects:
+        they are replaced by the reshuffle's own, public text (no card identities). The step
+        count does not change: no move was made. In place; deterministic for a given seed.
+        """
+        state.effects = []
+        state.rng = Rng(seed)
+        self.shuffle_unseen(state)
+
+    @abstractmethod
+    def shuffle_unseen(self, state: S) -> None:
+        """Shuffle, with ``state.rng`` (already the fresh one), every zone no seat has seen, and
+        note a public effect saying what was shuffled. Called by :meth:`reshuffle_unseen`."""
 
     # -- optional hooks -------------------------------------------------------------------
     def public_move(self, move: Move, seat: int) -> dict[str, Any]:

@@ -3,6 +3,13 @@
 ``replay(game, setup, moves, until=n)`` stops after move ``n`` — the arbiter's audit view.
 The trail keeps, for each step, who moved, the move, its line in words and its effects
 (chance outcomes included), so a caller can compare them with what was recorded.
+
+A game continued by an arbiter's "replay from move n" ruling has two seeds: ``deal_seed`` (the
+old game's, public) sets it up so its first n moves replay as they were played, then
+``reshuffle_after=n`` gives it its own secret ``seed`` and shuffles what no seat has seen
+(:meth:`Game.reshuffle_unseen`). In the trail that reshuffle is a step without a seat or a
+move whose ``step`` is the number of moves played before it (``n``): ``step`` always counts
+moves, so move k is still the step numbered k.
 """
 
 from __future__ import annotations
@@ -15,40 +22,53 @@ from engine.core.errors import BadMove, IllegalMove, ReplayError
 from engine.core.game import Effect, Game, GameState
 from engine.core.moves import Move
 
+RESHUFFLE_TEXT = "the cards no seat has seen are shuffled again with this game's own seed"
+
 
 @dataclass(frozen=True)
 class SetupRecord:
-    """Everything needed to set a game up again: game, edition, players, options, seed."""
+    """Everything needed to set a game up again: game, edition, players, options, seed.
+
+    ``deal_seed``, when set, deals the game instead of ``seed`` (a continued game: the old
+    game's seed); ``seed`` is then the game's own, used from the reshuffle on.
+    """
 
     game: str
     edition: str
     players: int
     options: dict[str, Any] = field(default_factory=dict)
     seed: str = ""
+    deal_seed: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """Plain data; ``deal_seed`` only when set, so older records keep their exact form."""
+        data: dict[str, Any] = {
             "game": self.game,
             "edition": self.edition,
             "players": self.players,
             "options": dict(self.options),
             "seed": self.seed,
         }
+        if self.deal_seed:
+            data["deal_seed"] = self.deal_seed
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SetupRecord:
+        """The inverse of :meth:`to_json`; records without ``seed``/``deal_seed`` are read too."""
         return cls(
             game=str(data["game"]),
             edition=str(data["edition"]),
             players=int(data["players"]),
             options=dict(data.get("options") or {}),
             seed=str(data.get("seed", "")),
+            deal_seed=str(data.get("deal_seed", "")),
         )
 
 
 @dataclass(frozen=True)
 class TrailStep:
-    """One replayed step: step 0 is the setup, then one per move."""
+    """One replayed step: step 0 is the setup, then one per move (and the reshuffle, if any)."""
 
     step: int
     seat: int | None
@@ -58,11 +78,21 @@ class TrailStep:
 
 
 def start(game: Game[Any], setup: SetupRecord) -> GameState:
-    """The initial state of a logged game (options validated as at creation)."""
+    """The initial state of a logged game (options validated as at creation), dealt with
+    ``deal_seed`` when the record has one, else with ``seed``."""
     state: GameState = game.new_game(
-        players=setup.players, seed=setup.seed, options=setup.options, edition=setup.edition
+        players=setup.players,
+        seed=setup.deal_seed or setup.seed,
+        options=setup.options,
+        edition=setup.edition,
     )
     return state
+
+
+def reshuffle_step(game: Game[Any], state: GameState, setup: SetupRecord, after: int) -> TrailStep:
+    """Reshuffle what no seat has seen with the game's own seed; the trail step saying so."""
+    game.reshuffle_unseen(state, setup.seed)
+    return TrailStep(after, None, None, RESHUFFLE_TEXT, tuple(state.effects))
 
 
 def replay(
@@ -71,16 +101,23 @@ def replay(
     moves: Iterable[tuple[int, Move | Mapping[str, Any]]],
     *,
     until: int | None = None,
+    reshuffle_after: int | None = None,
 ) -> tuple[GameState, list[TrailStep]]:
     """Rebuild the state after the logged ``(seat, move)`` pairs, validating every move.
 
     Moves may be :class:`Move` values or their JSON form. Stops after move ``until`` when given.
-    Raises :class:`ReplayError` naming the first step that does not replay.
+    ``reshuffle_after=n`` reshuffles what no seat has seen, with ``setup.seed``, right after
+    move ``n`` (0: before the first move); it belongs to the state after move ``n``, so it is
+    done when ``until == n`` too. Raises :class:`ReplayError` naming the first step that does
+    not replay (or a reshuffle point the moves never reach).
     """
     if setup.game != game.id:
         raise ReplayError(0, f"the log is a {setup.game!r} game, not {game.id!r}")
     state = start(game, setup)
     trail = [TrailStep(0, None, None, "the game is set up", tuple(state.effects))]
+    if reshuffle_after == 0:
+        trail.append(reshuffle_step(game, state, setup, 0))
+    played = 0
     for index, (seat, raw) in enumerate(moves, start=1):
         if until is not None and index > until:
             break
@@ -90,7 +127,23 @@ def replay(
         except IllegalMove as exc:
             raise ReplayError(index, f"seat {seat}: {exc}") from exc
         trail.append(TrailStep(index, seat, move, game.describe(move, seat), tuple(state.effects)))
+        played = index
+        if index == reshuffle_after:
+            trail.append(reshuffle_step(game, state, setup, index))
+    _check_reshuffle_reached(reshuffle_after, played, until)
     return state, trail
+
+
+def _check_reshuffle_reached(reshuffle_after: int | None, played: int, until: int | None) -> None:
+    """A reshuffle point must be a move the log reaches (unless ``until`` stopped before it)."""
+    if reshuffle_after is None or (until is not None and until < reshuffle_after):
+        return
+    if reshuffle_after < 0 or reshuffle_after > played:
+        raise ReplayError(
+            played,
+            f"the reshuffle is recorded after move {reshuffle_after}, "
+            f"but the log has {played} moves",
+        )
 
 
 def _as_move(game: Game[Any], raw: Move | Mapping[str, Any], index: int) -> Move:

@@ -207,6 +207,29 @@ def _exchange(state: SeptState, who: str, move: mv.ExchangeWith) -> None:
                f"{first_seat} with token slot {move.slot} of seat {move.seat}")  # fmt: skip
 
 
+def shuffle_unseen_tokens(state: SeptState) -> None:
+    """Shuffle, with ``state.rng``, the colours of every face-down token no seat has consulted.
+
+    Those are the draw pile's face-down tokens and the face-down tokens in front of players
+    that nobody looked at (``known_by`` empty): no seat knows their colours (hands owe nothing
+    to chance: every round deals all seven characters to each player). Each goes
+    back to the slot it came from, face down, so every view stays the same. Face-up tokens and
+    consulted ones stay as they are.
+    """
+    unseen = [t for t in state.pile if not t.up]
+    unseen += [t for front in state.fronts for t in front if not t.up and not t.known_by]
+    colours = [t.colour for t in unseen]
+    state.rng.shuffle(colours)
+    for token, colour in zip(unseen, colours, strict=True):
+        token.colour = colour
+    state.note(
+        "reshuffle",
+        f"the arbiter shuffles the {len(unseen)} face-down tokens nobody has looked at (in the "
+        "draw pile and in front of the players) and puts them back face down in their places",
+        {"tokens": len(unseen)},
+    )
+
+
 # -- the end of a trick ------------------------------------------------------------------------
 def _settle_trick(state: SeptState) -> None:
     """Decide the winner (7B-2); the winner takes the free action, or the trick is set aside."""

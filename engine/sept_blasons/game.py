@@ -30,7 +30,7 @@ class SeptBlasons(Game[SeptState]):
     name: ClassVar[str] = "Les 7 Blasons"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 7
-    engine_version: ClassVar[str] = "1.0.0"
+    engine_version: ClassVar[str] = "1.1.0"
     editions: ClassVar[tuple[str, ...]] = ("standard",)
     options: ClassVar[tuple[Option, ...]] = (
         Option(
@@ -114,6 +114,12 @@ class SeptBlasons(Game[SeptState]):
     # -- carrying out moves -----------------------------------------------------------------
     def play(self, state: SeptState, seat: int, move: Move) -> None:
         flow.carry_out(state, seat, move)
+
+    def shuffle_unseen(self, state: SeptState) -> None:
+        """The face-down tokens nobody has consulted, in the pile and in front of players,
+        change colours among themselves (see :func:`flow.shuffle_unseen_tokens`); later
+        rounds are dealt with the fresh RNG too."""
+        flow.shuffle_unseen_tokens(state)
 
     def decode_move(self, data: Any) -> Move:
         """A move from its JSON form (raises BadMove when malformed), fast for valid moves."""

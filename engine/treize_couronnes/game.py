@@ -77,7 +77,7 @@ class TreizeCouronnes(Game[CouronnesState]):
     name: ClassVar[str] = "13 Couronnes"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
-    engine_version: ClassVar[str] = "1.1.0"
+    engine_version: ClassVar[str] = "1.2.0"
     editions: ClassVar[tuple[str, ...]] = tuple(KINGS)
     options: ClassVar[tuple[Option, ...]] = (
         Option("max_turns", "integer", 200, "the game ends after this many turns", minimum=1),
@@ -592,7 +592,17 @@ class TreizeCouronnes(Game[CouronnesState]):
                    "draw pile", {"order": list(state.draw)}, visible_to=[])  # fmt: skip
         return True
 
-    # -- reading the table ----------------------------------------------------------------
+    def shuffle_unseen(self, state: CouronnesState) -> None:
+        """Shuffle the draw pile again: its order is the one thing no seat has seen. Hands,
+        the King pile and the revealed cards are seen; the discard pile stays too (face down,
+        but each card in it was seen by the seat that discarded it)."""
+        state.rng.shuffle(state.draw)
+        state.note(
+            "reshuffle",
+            f"the arbiter shuffles the draw pile again ({len(state.draw)} cards)",
+            {"cards": len(state.draw)},
+        )
+
     def king(self, state: CouronnesState) -> King:
         """The King in power."""
         return KINGS[state.edition][state.kings[-1]]

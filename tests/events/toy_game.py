@@ -113,6 +113,12 @@ class ToyDraw(Game[ToyState]):
         state.note("chance", f"seat {seat} draws a card", {"card": drawn}, [seat])
         state.turn = (state.turn + 1) % len(state.hands)
 
+    def shuffle_unseen(self, state: ToyState) -> None:
+        """The stock is the one zone nobody has seen; draws are random values, so the fresh RNG
+        is what changes the rest of the game."""
+        state.rng.shuffle(state.stock)
+        state.note("reshuffle", f"the arbiter shuffles the stock again ({len(state.stock)} cards)")
+
     def view(self, state: ToyState, seat: int | None) -> dict[str, Any]:
         return {
             "hand": None if seat is None else sorted(state.hands[seat]),
