@@ -100,6 +100,8 @@ class EventType(models.TextChoices):
     MOVE_MADE = "MoveMade"
     GAME_ENDED = "GameEnded"
     RULING_MADE = "RulingMade"
+    # a continued game's unseen cards shuffled with its own seed (see events.services)
+    UNSEEN_RESHUFFLED = "UnseenReshuffled"
 
 
 class EventQuerySet(models.QuerySet["Event"]):

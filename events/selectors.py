@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Effect, EngineError, seed_commitment
+from engine.core import Effect, EngineError, SetupRecord, seed_commitment
+from engine.core.replay import start
 from events.access import StreamAccess
 from events.hashing import event_hash
 from events.models import GENESIS_HASH, Event, EventType, Stream
@@ -163,23 +164,59 @@ def check_replay(stream: Stream, events: list[Event]) -> tuple[Check, Any]:
     """Replaying from event 1 accepts every move and reproduces every recorded effect.
 
     Effects are compared right after each step (a game may keep changing objects it noted).
+    A continued game is dealt with the old game's seed and reshuffled with its own exactly
+    once, right after the move it continues from (``UnseenReshuffled``).
     """
     game = game_of(stream)
     try:
         setup = setup_record(stream, events[0])
-        state = game.new_game(
-            players=setup.players, seed=setup.seed, options=setup.options, edition=setup.edition
-        )
+        state = start(game, setup)
+        after_move = _continued_after(setup, events[0])
     except (EngineError, IndexError, KeyError, ValueError, TypeError) as exc:
         return Check(False, f"event 1 does not set the game up again: {exc}"), None
     if _effects_json(state.effects) != events[0].payload.get("effects"):
         return Check(False, "event 1: the setup's chance outcomes differ from the replay's"), state
-    moves = [e for e in events if e.type == EventType.MOVE_MADE]
-    for event in moves:
-        problem = _replay_step(game, state, event)
+    moves, reshuffled = 0, False
+    for event in events:
+        if event.type == EventType.MOVE_MADE:
+            problem = _replay_step(game, state, event)
+            moves += 1
+        elif event.type == EventType.UNSEEN_RESHUFFLED:
+            problem = _reshuffle_step(
+                game, state, setup, event, moves=moves, after_move=after_move, already=reshuffled
+            )
+            reshuffled = True
+        else:
+            continue
+        if problem is None and after_move is not None and moves > after_move and not reshuffled:
+            problem = f"move {moves} was played before the unseen cards were shuffled again"
         if problem:
             return Check(False, f"event {event.seq}: {problem}"), None
-    return Check(True, f"{len(moves)} moves replayed with the same outcomes"), state
+    return Check(True, f"{moves} moves replayed with the same outcomes"), state
+
+
+def _continued_after(setup: SetupRecord, created: Event) -> int | None:
+    """The move a continued game resumes after (None for a game dealt with its own seed)."""
+    if not setup.deal_seed:
+        return None
+    return int(created.payload["continues"]["after_move"])
+
+
+def _reshuffle_step(
+    game: Any, state: Any, setup: SetupRecord, event: Event, *, moves: int,
+    after_move: int | None, already: bool,
+) -> str | None:  # fmt: skip
+    """Reshuffle as the event says, where it says; a sentence saying what went wrong, or None."""
+    if after_move is None:
+        return "only a game continued by a ruling has its unseen cards shuffled again"
+    if already:
+        return "the unseen cards are shuffled again a second time"
+    if moves != after_move:
+        return f"the unseen cards are shuffled again after move {moves}, not {after_move}"
+    game.reshuffle_unseen(state, setup.seed)
+    if _effects_json(state.effects) != event.payload.get("effects"):
+        return "the reshuffle's effects differ from the recorded ones"
+    return None
 
 
 def _replay_step(game: Any, state: Any, event: Event) -> str | None:
@@ -256,7 +293,8 @@ def stream_audit(stream: Stream, *, at: int) -> dict[str, Any]:
     except EngineError as exc:
         audit["replay_error"] = str(exc)
         return audit
-    audit.update(state=game.state_to_json(state), to_act=game.to_act(state), steps=len(trail) - 1)
+    moves = sum(1 for step in trail if step.move is not None)
+    audit.update(state=game.state_to_json(state), to_act=game.to_act(state), steps=moves)
     return audit
 
 
@@ -275,6 +313,12 @@ def describe_event(event: Event, game: Any = None) -> str:
             return f"seat {payload.get('seat')}: an unreadable move ({exc})"
     if event.type == EventType.GAME_ENDED:
         return f"the game ends: ranks {payload['result']['ranks']}, the seed is revealed"
+    if event.type == EventType.UNSEEN_RESHUFFLED:
+        shuffled = "; ".join(e["text"] for e in payload.get("effects", []))
+        return (
+            f"after move {payload.get('after_move')}, the cards no seat has seen are shuffled "
+            f"again with this game's own seed: {shuffled}"
+        )
     if event.type == EventType.RULING_MADE:
         return (
             f"ruling by {payload.get('arbiter')}: {payload.get('kind')} — {payload.get('reason')}"

@@ -1,4 +1,5 @@
-"""Writes to the event store: open a stream, append a move or a ruling, the outbox.
+"""Writes to the event store: open a stream, append a move or a ruling, reshuffle a continued
+game's unseen cards, the outbox.
 
 Every append is one transaction: lock the stream row, check the expected version, take the
 state (cache, snapshot or replay), let the engine validate and apply the move, insert the
@@ -27,6 +28,7 @@ from engine.core import Effect, Game, GameState, InvalidOptions, seed_commitment
 from events.errors import (
     IdempotencyConflict,
     NotYourTurn,
+    StreamError,
     StreamFinished,
     StreamNotFound,
     VersionConflict,
@@ -189,8 +191,11 @@ def stream_open(
     ``seats`` are the players in seat order (seat 0 first). ``context`` says where the game
     belongs (e.g. ``{"tournament_table": 12}``). Raises ``engine.core.UnknownGame`` or
     ``engine.core.InvalidOptions`` with a sentence when the game cannot be set up.
-    A new game gets a fresh secret seed; only an arbiter's "replay from move n" ruling passes
-    the old game's ``seed`` and says in ``continues`` which stream and move it carries on.
+    A game gets a fresh secret seed (``seed`` is for tests that need a known one), committed
+    here and revealed at ``GameEnded``. An arbiter's "replay from move n" ruling says in
+    ``continues`` which stream and move it carries on, with the old game's (public) seed as
+    ``deal_seed``: the game is dealt with it, so the old moves replay, until
+    :func:`stream_reshuffle_unseen` hands over to the new game's own seed.
     """
     game = engine.get(game_id)
     if len({user.pk for user in seats}) != len(seats):
@@ -198,7 +203,10 @@ def stream_open(
     chosen_edition = game.check_setup(len(seats), edition)
     normalized = game.normalize_options(options)
     seed = seed or secrets.token_hex(SEED_BYTES)
-    state = game.new_game(players=len(seats), seed=seed, options=normalized, edition=chosen_edition)
+    deal_seed = str((continues or {}).get("deal_seed") or "") or seed
+    state = game.new_game(
+        players=len(seats), seed=deal_seed, options=normalized, edition=chosen_edition
+    )
     created_payload: dict[str, Any] = {
         "game": game.id,
         "edition": chosen_edition,
@@ -412,6 +420,66 @@ def _end_if_over(stream: Stream, game: Game[Any], state: GameState, outcome: App
         )
     )
     outbox_publish(topic="game.ended", payload={"stream": str(stream.id)})
+
+
+# -- a continued game: the unseen cards shuffled again ----------------------------------------
+
+
+def stream_reshuffle_unseen(*, stream_id: UUID | str) -> Event:
+    """Shuffle again, with the stream's own seed, what no seat has seen; append
+    ``UnseenReshuffled`` and save the snapshot.
+
+    It belongs to a game continued by a "replay from move n" ruling, right after its n
+    re-appended moves: that game was dealt with the old game's seed, public since the old game
+    ended, so without it anyone could replay the draw pile and every later chance outcome.
+    From here on the stream's own secret seed decides (engine ``Game.reshuffle_unseen``). The
+    event carries the reshuffle's public effects only: no seed, no card. Refuses, with
+    :class:`StreamFinished` or :class:`StreamError`, a finished stream, a stream that is not
+    such a continuation, one already reshuffled, or one not exactly after move n.
+    """
+    with transaction.atomic():
+        stream = _lock_stream(stream_id)
+        if stream.is_finished:
+            raise StreamFinished("the game is over: its cards are not shuffled again")
+        after_move = _reshuffle_point(stream)
+        game = game_of(stream)
+        state = game.clone(current_state(stream))
+        game.reshuffle_unseen(state, stream.seed)
+        event = _next_event(
+            stream,
+            type=EventType.UNSEEN_RESHUFFLED,
+            payload={
+                "after_move": after_move,
+                "effects": [effect_record(e) for e in state.effects],
+            },
+        )
+        set_snapshot(stream, game, state)
+        _store_append(stream, [event], _head_columns())
+        _remember_on_commit(stream, game, state)
+    return event
+
+
+def _reshuffle_point(stream: Stream) -> int:
+    """The move after which this continued stream is reshuffled: it must be the stream's
+    last move, and the stream must be a continuation not yet reshuffled."""
+    events = Event.objects.filter(stream=stream).order_by()
+    created = events.get(seq=1)
+    continues = created.payload.get("continues") or {}
+    if not continues.get("deal_seed"):
+        raise StreamError(
+            "only a game continued by a 'replay from move n' ruling has its unseen cards "
+            "shuffled again: this game was dealt with its own seed"
+        )
+    if events.filter(type=EventType.UNSEEN_RESHUFFLED).exists():
+        raise StreamError("the unseen cards of this game were already shuffled again")
+    after_move = int(continues["after_move"])
+    played = events.filter(type=EventType.MOVE_MADE).count()
+    if played != after_move:
+        raise StreamError(
+            f"this game continues the old one after move {after_move}, but it holds {played} "
+            f"moves: the unseen cards are shuffled again right after move {after_move}"
+        )
+    return after_move
 
 
 # -- rulings --------------------------------------------------------------------------------

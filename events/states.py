@@ -18,7 +18,7 @@ from typing import Any
 from uuid import UUID
 
 import engine
-from engine.core import Game, GameState, SetupRecord, TrailStep, replay
+from engine.core import Game, GameState, ReplayError, SetupRecord, TrailStep, replay
 from events.models import Event, EventType, Stream
 
 CACHE_SIZE = 1024
@@ -78,35 +78,49 @@ def game_of(stream: Stream) -> Game[Any]:
 
 
 def setup_record(stream: Stream, created: Event) -> SetupRecord:
-    """How the stream was set up, from its ``GameCreated`` event and its sealed seed."""
+    """How the stream was set up, from its ``GameCreated`` event and its sealed seed.
+
+    A game continued by a "replay from move n" ruling was dealt with the old game's (public)
+    seed, recorded as ``continues.deal_seed``; its own seed takes over at ``UnseenReshuffled``.
+    """
     payload = created.payload
+    continues = payload.get("continues") or {}
     return SetupRecord(
         game=payload["game"],
         edition=payload["edition"],
         players=len(payload["seats"]),
         options=payload["options"],
         seed=stream.seed,
+        deal_seed=str(continues.get("deal_seed") or ""),
     )
 
 
 def replay_stream(stream: Stream, *, until: int | None = None) -> tuple[GameState, list[TrailStep]]:
     """Rebuild the state after event ``until`` (default: all) from event 1, validating each move.
 
-    The trail has one step per ``MoveMade`` event, after the setup step.
+    The trail has one step per ``MoveMade`` event, after the setup step, and one for an
+    ``UnseenReshuffled`` event where it sits among the moves (the unseen cards are shuffled
+    again with the stream's own seed there).
     """
     events = Event.objects.filter(stream=stream).order_by("seq")
     if until is not None:
         events = events.filter(seq__lte=until)
     created: Event | None = None
     moves: list[tuple[int, Any]] = []
+    reshuffle_after: int | None = None
     for event in events.only("seq", "type", "payload", "seat"):
         if event.type == EventType.GAME_CREATED:
             created = event
         elif event.type == EventType.MOVE_MADE:
             moves.append((event.payload["seat"], event.payload["move"]))
+        elif event.type == EventType.UNSEEN_RESHUFFLED:
+            if reshuffle_after is not None:
+                raise ReplayError(len(moves), "the unseen cards are reshuffled a second time")
+            reshuffle_after = len(moves)
     if created is None:
         raise ValueError(f"stream {stream.id} has no GameCreated event")
-    return replay(game_of(stream), setup_record(stream, created), moves)
+    setup = setup_record(stream, created)
+    return replay(game_of(stream), setup, moves, reshuffle_after=reshuffle_after)
 
 
 def snapshot_state(stream: Stream, game: Game[Any]) -> GameState | None:

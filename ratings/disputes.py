@@ -218,44 +218,55 @@ def ratings_follow(
 def stream_continue(*, stream_id: uuid.UUID | str, after_move: int, arbiter: Any) -> Any:
     """Open a new stream that continues ``stream_id`` from the state after its move ``after_move``.
 
-    The new stream is set up exactly as the old one (same game, edition, options, seats and
-    seed, so the same deal), then the first ``after_move`` moves are appended through
-    ``events.services.stream_append_move``, which validates each again. Its first event says
-    which stream and move it continues. The old seed was revealed when the game ended, so the
-    rest of the deal is knowable to whoever replays the old game: the arbiter chooses this
-    ruling knowing that (annulling is the alternative).
+    The new stream has the old one's game, edition, options and seats, and its own fresh secret
+    seed (committed in its ``GameCreated``, revealed at its end). It is dealt with the old
+    game's seed (public since the old game ended: ``continues.deal_seed``) so that the first
+    ``after_move`` moves, appended again through ``events.services.stream_append_move``, replay
+    and are validated as they were played. Then, in the same transaction and before any other
+    move, ``events.services.stream_reshuffle_unseen`` shuffles with the new seed every zone no
+    seat has seen (the draw pile, face-down stock): the rest of the deal and every later chance
+    outcome are as secret as in any game. What stays known is what the old game's public seed
+    tells about the state after move ``after_move`` (docs/ratings.md says it game by game).
     """
     from events.models import Event, EventType, Stream
-    from events.services import stream_append_move
+    from events.services import stream_append_move, stream_reshuffle_unseen
 
     old = Stream.objects.filter(pk=stream_id).first()
     if old is None:
         raise DisputeError(f"There is no game stream {stream_id}.", code="not_found", status=404)
+    if not old.is_finished:
+        raise DisputeError(
+            "The game is not over: a game is replayed from a move once it has ended."
+        )
     moves = list(Event.objects.filter(stream=old, type=EventType.MOVE_MADE).order_by("seq"))
     if not 0 <= after_move < len(moves):
         raise DisputeError(
             f"The game has {len(moves)} moves: replay from a move between 0 and {len(moves) - 1}."
         )
-    new = _open_like(old, after_move=after_move, arbiter=arbiter)
-    for index, event in enumerate(moves[:after_move], start=1):
-        stream_append_move(
-            stream_id=new.pk,
-            seat=event.payload["seat"],
-            move=event.payload["move"],
-            expected_version=new.version,
-            idempotency_key=f"continues:{old.pk}:{index}",
-        )
-        new.refresh_from_db(fields=["version"])
+    with transaction.atomic():
+        new = _open_like(old, after_move=after_move, arbiter=arbiter)
+        for index, event in enumerate(moves[:after_move], start=1):
+            stream_append_move(
+                stream_id=new.pk,
+                seat=event.payload["seat"],
+                move=event.payload["move"],
+                expected_version=new.version,
+                idempotency_key=f"continues:{old.pk}:{index}",
+            )
+            new.refresh_from_db(fields=["version"])
+        stream_reshuffle_unseen(stream_id=new.pk)
+        new.refresh_from_db()
     return new
 
 
 def _open_like(old: Any, *, after_move: int, arbiter: Any) -> Any:
-    """A new stream set up as ``old`` (its seed and seats), saying which game it continues."""
+    """A new stream set up as ``old`` (its seats; dealt with its revealed seed, with a fresh
+    seed of its own), saying which game and move it continues."""
     from events.models import StreamSeat
     from events.services import stream_open
 
     seats = StreamSeat.objects.filter(stream=old).order_by("seat").select_related("user")
-    continues = {"stream": str(old.pk), "after_move": after_move}
+    continues = {"stream": str(old.pk), "after_move": after_move, "deal_seed": old.seed}
     return stream_open(
         game_id=old.game,
         seats=[seat.user for seat in seats],
@@ -264,6 +275,5 @@ def _open_like(old: Any, *, after_move: int, arbiter: Any) -> Any:
         created_by=arbiter,
         context={**old.context, "continues": str(old.pk), "after_move": after_move},
         public=old.public,
-        seed=old.seed,
         continues=continues,
     )

@@ -169,15 +169,19 @@ def test_replay_from_move_n_opens_a_stream_continuing_from_that_state(
     )
     new = Stream.objects.get(pk=ruled.new_stream_id)
     assert new.status == "live"
-    assert new.version == 1 + 4
-    assert new.seed_commitment == old.seed_commitment
+    assert new.version == 1 + 4 + 1  # set-up, the 4 moves again, the reshuffle
+    assert new.seed != old.seed
+    assert new.seed_commitment != old.seed_commitment
     assert Event.objects.get(stream=new, seq=1).payload["continues"] == {
         "stream": str(old.pk),
         "after_move": 4,
+        "deal_seed": old.seed,
     }
+    assert Event.objects.get(stream=new, seq=6).type == "UnseenReshuffled"
     old_state, _ = replay_stream(old, until=1 + 4)
     assert old.game == new.game
-    assert current_state(new) == old_state
+    assert current_state(new).hands == old_state.hands  # type: ignore[attr-defined]
+    assert current_state(new).rng.seed == new.seed
     assert [s.user_id for s in new.seats.all()] == [s.user_id for s in old.seats.all()]
     assert selectors.stream_counts(stream_id=old.pk) is False
     finished_new = play_stream(new, bot_seed="again")
