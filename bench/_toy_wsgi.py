@@ -1,15 +1,28 @@
-"""The platform's WSGI application with the toy game registered (for bench/append.py only)."""
+"""The platform's WSGI application with the toy game registered (for bench/append.py only).
+
+Paths under ``/bare/`` go to bench/_bare_wsgi.py instead, so the benchmark's ceiling is served
+by the very same gunicorn workers as the platform.
+"""
 
 import os
+from collections.abc import Callable, Iterable
+from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "herald.settings")
 
 from django.core.wsgi import get_wsgi_application
 
-application = get_wsgi_application()
+platform = get_wsgi_application()
 
+from bench import _bare_wsgi  # noqa: E402
 from engine import registry  # noqa: E402
 from tests.events.toy_game import GAME  # noqa: E402
 
 registry._load()
 registry._registry[GAME.id] = GAME
+
+
+def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    if environ["PATH_INFO"].startswith("/bare/"):
+        return _bare_wsgi.application(environ, start_response)
+    return platform(environ, start_response)

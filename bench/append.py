@@ -5,7 +5,11 @@ Prints, at 1, 8 and 32 concurrent clients (each on its own stream):
   gunicorn, each move validated by the engine (the toy game of tests/events/toy_game.py);
 - the same figures for a bare psycopg transaction of the same shape (lock the stream row,
   insert the event, bump the version) at the same concurrency, and the ratio of the two;
-- for scale, the rate of a DRF view that touches no database (``GET /api/v1/games``);
+- the same bare transaction behind the thinnest WSGI app (bench/_bare_wsgi.py: no Django, no
+  validation) served by the same gunicorn: how close to the bare rate any application served
+  this way can come on this machine, so the first ratio can be read against it;
+- the CPU each append costs, by process group (gunicorn workers, PostgreSQL, the load
+  generator), read from /proc: where the time goes;
 - the cost of an append around move 10 and around move 1,000 (median of 30 appends each,
   alternating between short and long streams so both see the same load), which the snapshot
   should keep flat.
@@ -17,7 +21,6 @@ herald_events_bench, created if missing and migrated). Runs a few seconds per le
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import socket
@@ -41,6 +44,7 @@ LEVELS = (1, 8, 32)
 GUNICORN_WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))  # one per core
 GUNICORN_THREADS = int(os.environ.get("BENCH_THREADS", "4"))
 LONG_GAMES = 6  # streams for the flatness figure: 3 short, 3 played to move 1,000
+CEILING_BASE = 1000  # the bare-behind-gunicorn clients' streams: bare streams from here on
 PAYLOAD = {"seat": 0, "move": {"type": "play", "card": 7}, "effects": [{"kind": "chance"}]}
 
 
@@ -116,6 +120,7 @@ def start_gunicorn(port: int) -> subprocess.Popen[bytes]:
         # Persistent connections, as production should run: a new PostgreSQL connection per
         # request would cost more than the append itself.
         DATABASE_URL=f"{DATABASE_URL}?conn_max_age=600&conn_health_checks=true",
+        BENCH_DATABASE_URL=DATABASE_URL,
         DEBUG="false",
         LOG_LEVEL="WARNING",
         PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
@@ -142,11 +147,75 @@ def start_gunicorn(port: int) -> subprocess.Popen[bytes]:
 # -- the HTTP client ------------------------------------------------------------------------
 
 
+class KeepAliveConnection:
+    """A minimal HTTP/1.1 keep-alive client over one socket.
+
+    The load generator shares the machine's cores with gunicorn and PostgreSQL, so it should
+    take as little CPU per request as it can: http.client took about three times as much,
+    which the server's figures then paid for. Answers must carry a Content-Length (Django's
+    CommonMiddleware and the bare app both set it).
+    """
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.sock: socket.socket | None = None
+        self.buffer = b""
+
+    def post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        """POST, reconnecting once if the server closed an idle keep-alive connection (callers
+        send an Idempotency-Key, which makes the retry safe)."""
+        lines = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+        request = (
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(body)}\r\n{lines}\r\n"
+        ).encode() + body
+        for attempt in range(2):
+            try:
+                if self.sock is None:
+                    self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+                    self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                self.sock.sendall(request)
+                return self._response()
+            except (ConnectionError, EOFError):
+                self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _response(self) -> tuple[int, bytes]:
+        while b"\r\n\r\n" not in self.buffer:
+            self._receive()
+        head, _, rest = self.buffer.partition(b"\r\n\r\n")
+        fields = head.lower() + b"\r\n"
+        start = fields.find(b"\r\ncontent-length:")
+        if start < 0:
+            raise RuntimeError(f"an answer without Content-Length: {head!r}")
+        length = int(fields[start + 17 : fields.find(b"\r\n", start + 2)])
+        self.buffer = rest
+        while len(self.buffer) < length:
+            self._receive()
+        body, self.buffer = self.buffer[:length], self.buffer[length:]
+        if b"\r\nconnection: close" in fields:
+            self.close()
+        return int(head[9:12]), body
+
+    def _receive(self) -> None:
+        assert self.sock is not None
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise EOFError("the server closed the connection")
+        self.buffer += chunk
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+        self.sock, self.buffer = None, b""
+
+
 class Client:
     """Plays one table over a keep-alive connection: one POST per move, nothing else."""
 
     def __init__(self, port: int, table: Table) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn = KeepAliveConnection(port)
         self.table = table
 
     def append(self) -> None:
@@ -155,52 +224,48 @@ class Client:
         card = table.hands[seat][0]
         body = json.dumps(
             {"move": {"type": "play", "card": card}, "expected_version": table.version}
-        )
+        ).encode()
         headers = {
             "Authorization": f"Token {table.tokens[seat]}",
             "Content-Type": "application/json",
             "Idempotency-Key": uuid.uuid4().hex,
         }
-        status, answer = self._post(f"/api/v1/streams/{table.stream_id}/moves", body, headers)
+        url = f"/api/v1/streams/{table.stream_id}/moves"
+        status, raw = self.conn.post(url, body, headers)
+        answer = json.loads(raw)
         if status != 201:
             raise RuntimeError(f"append refused: {status} {answer}")
         table.hands[seat].remove(card)
         table.hands[seat].append(answer["event"]["payload"]["effects"][0]["data"]["card"])
         table.version = answer["version"]
 
-    def _post(self, url: str, body: str, headers: dict[str, str]) -> tuple[int, Any]:
-        """POST, reconnecting once if the server closed an idle keep-alive connection (the
-        Idempotency-Key makes the retry safe)."""
-        for attempt in range(2):
-            try:
-                self.conn.request("POST", url, body, headers)
-                response = self.conn.getresponse()
-                return response.status, json.loads(response.read())
-            except (ConnectionError, http.client.HTTPException):
-                self.conn.close()
-                if attempt:
-                    raise
-        raise AssertionError("unreachable")
 
+class BareHttpClient:
+    """The bare transaction over HTTP (bench/_bare_wsgi.py): a body of the same size as a move
+    request, the same headers, a small JSON answer."""
 
-class GamesClient:
-    """GET /api/v1/games: a DRF view with no database work, the framework's own ceiling."""
-
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    def __init__(self, port: int, index: int) -> None:
+        self.conn = KeepAliveConnection(port)
+        self.index = index
 
     def append(self) -> None:
-        self.conn.request("GET", "/api/v1/games")
-        response = self.conn.getresponse()
-        response.read()
-        if response.status != 200:
-            raise RuntimeError(f"GET /api/v1/games answered {response.status}")
+        body = json.dumps({"move": {"type": "play", "card": 7}, "expected_version": 1}).encode()
+        headers = {
+            "Authorization": f"Token {'0' * 40}",
+            "Content-Type": "application/json",
+            "Idempotency-Key": uuid.uuid4().hex,
+        }
+        status, raw = self.conn.post(f"/bare/{self.index}", body, headers)
+        if status != 201:
+            raise RuntimeError(f"the bare app answered {status}: {raw[:200]!r}")
+        json.loads(raw)
 
 
 # -- the bare transaction -------------------------------------------------------------------
 
 
-def bare_setup(count: int) -> None:
+def bare_setup(count: int, ceiling_base: int) -> None:
+    """Streams 0..count-1 for the bare transaction, ceiling_base.. for it behind gunicorn."""
     import psycopg
 
     with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
@@ -210,8 +275,11 @@ def bare_setup(count: int) -> None:
             "CREATE TABLE bench_bare_event (stream_id int REFERENCES bench_bare_stream, "
             "seq int, payload jsonb, hash text, PRIMARY KEY (stream_id, seq))"
         )
-        for index in range(count):
-            conn.execute("INSERT INTO bench_bare_stream VALUES (%s, 0)", [index])
+        indexes = [*range(count), *range(ceiling_base, ceiling_base + count)]
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO bench_bare_stream VALUES (%s, 0)", [[i] for i in indexes]
+            )
 
 
 class BareClient:
@@ -238,6 +306,53 @@ class BareClient:
             )
 
 
+# -- where the CPU goes ---------------------------------------------------------------------
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _process_stats() -> dict[int, tuple[str, int, float]]:
+    """Every process's (command line, parent, CPU seconds so far), from /proc (Linux); {}
+    elsewhere. PostgreSQL writes each backend's database into its command line."""
+    stats = {}
+    for entry in Path("/proc").glob("[0-9]*/stat") if Path("/proc/self/stat").exists() else []:
+        try:
+            text = entry.read_text()
+            command = (entry.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, UnicodeDecodeError):
+            continue  # the process ended
+        fields = text[text.rindex(")") + 2 :].split()
+        seconds = (int(fields[11]) + int(fields[12])) / _TICK
+        stats[int(entry.parent.name)] = (command, int(fields[1]), seconds)
+    return stats
+
+
+def _postgres_counts(command: str, database: str) -> bool:
+    """A backend of the benchmark's database, or a PostgreSQL process serving every database
+    (WAL writer, checkpointer...); other databases' backends are someone else's work."""
+    words = command.split()
+    if not words or words[0] != "postgres:":
+        return False
+    words = [word for word in words[1:] if not word.endswith(":")]  # the cluster's name
+    is_backend = len(words) >= 3 and ("(" in words[2] or words[2] == "[local]")
+    return not is_backend or words[1] == database
+
+
+def cpu_by_group(server_pid: int | None) -> dict[str, float]:
+    """CPU seconds used so far by the gunicorn workers, PostgreSQL (for the benchmark's
+    database) and this process (the load generator, or the bare transaction's client)."""
+    database = urlparse(DATABASE_URL).path.lstrip("/")
+    groups = {"gunicorn": 0.0, "PostgreSQL": 0.0, "client": time.process_time()}
+    for pid, (command, parent, seconds) in _process_stats().items():
+        if server_pid is not None and server_pid in (pid, parent):
+            groups["gunicorn"] += seconds
+        elif _postgres_counts(command, database):
+            groups["PostgreSQL"] += seconds
+    if server_pid is None:
+        del groups["gunicorn"]
+    return groups
+
+
 # -- measuring ------------------------------------------------------------------------------
 
 
@@ -246,9 +361,16 @@ class Figures:
     rate: float
     p50_ms: float
     p99_ms: float
+    cpu_ms: dict[str, float] = field(default_factory=dict)  # CPU per append, by process group
 
     def text(self) -> str:
         return f"{self.rate:8.0f}/s  p50 {self.p50_ms:6.1f} ms  p99 {self.p99_ms:6.1f} ms"
+
+    def against(self, bare: Figures) -> str:
+        return f"rate {self.rate / bare.rate:.2f}, p99 {self.p99_ms / bare.p99_ms:.1f}x"
+
+    def cpu_text(self) -> str:
+        return ", ".join(f"{name} {ms:.2f} ms" for name, ms in self.cpu_ms.items())
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -256,8 +378,8 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def measure(clients: list[Any], seconds: float) -> Figures:
-    """Every client appends in a loop for ``seconds``; rate and latency over all of them."""
+def measure(clients: list[Any], seconds: float, server_pid: int | None = None) -> Figures:
+    """Every client appends in a loop for ``seconds``; rate, latency and CPU per append."""
     latencies: list[list[float]] = [[] for _ in clients]
     start = threading.Barrier(len(clients) + 1)
     stop_at: list[float] = []
@@ -272,15 +394,21 @@ def measure(clients: list[Any], seconds: float) -> Figures:
     threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(clients)]
     for thread in threads:
         thread.start()
+    cpu_before = cpu_by_group(server_pid)
     began = time.perf_counter()
     stop_at.append(began + seconds)
     start.wait()
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - began
+    cpu_after = cpu_by_group(server_pid)
     every = [value for values in latencies for value in values]
+    cpu_ms = {name: 1000 * (cpu_after[name] - cpu_before[name]) / len(every) for name in cpu_after}
     return Figures(
-        len(every) / elapsed, 1000 * percentile(every, 0.5), 1000 * percentile(every, 0.99)
+        len(every) / elapsed,
+        1000 * percentile(every, 0.5),
+        1000 * percentile(every, 0.99),
+        cpu_ms,
     )
 
 
@@ -317,6 +445,19 @@ def flatness(port: int, tables: list[Table], window: int = 10) -> tuple[float, f
     return 1000 * statistics.median(early), 1000 * statistics.median(late)
 
 
+def print_aim(runs: dict[int, tuple[Figures, Figures, Figures]]) -> None:
+    """The issue's aim at 8 clients, beside what the ceiling allows on this machine."""
+    if 8 not in runs:
+        return
+    http, bare, ceiling = runs[8]
+    rate, p99 = http.rate / bare.rate, http.p99_ms / bare.p99_ms
+    met = "met" if rate >= 0.7 and p99 <= 2.0 else "not met"
+    print(
+        f"aim at 8 clients (rate >= 0.70 of the bare, p99 <= 2.0x): {met} (rate {rate:.2f}, "
+        f"p99 {p99:.1f}x); the bare transaction itself behind this gunicorn: {ceiling.against(bare)}"
+    )
+
+
 def postgres_problem() -> str | None:
     """Why the benchmark's PostgreSQL cannot be used, or None."""
     import psycopg
@@ -338,7 +479,7 @@ def main() -> None:
     ensure_database()
     django_setup()
     tables = make_tables(max(LEVELS) * 2 + LONG_GAMES)
-    bare_setup(max(LEVELS) * 2)
+    bare_setup(max(LEVELS) * 2, CEILING_BASE)
     port = free_port()
     server = start_gunicorn(port)
     try:
@@ -349,21 +490,33 @@ def main() -> None:
             f"{'clients':>7}  {'validated appends over HTTP':<42}  {'bare psycopg transaction':<42}  ratio"
         )
         offset = 0
+        runs: dict[int, tuple[Figures, Figures, Figures]] = {}
         for level in LEVELS:
             http_clients = [Client(port, table) for table in tables[offset : offset + level]]
             bare_clients = [BareClient(offset + i) for i in range(level)]
-            for client in http_clients + bare_clients:
+            ceiling_clients = [
+                BareHttpClient(port, CEILING_BASE + offset + i) for i in range(level)
+            ]
+            for client in http_clients + bare_clients + ceiling_clients:
                 client.append()  # connections open, caches warm
-            http = measure(http_clients, SECONDS)
+            http = measure(http_clients, SECONDS, server.pid)
             bare = measure(bare_clients, SECONDS)
-            ratio = http.rate / bare.rate
-            p99_ratio = http.p99_ms / bare.p99_ms
+            ceiling = measure(ceiling_clients, SECONDS, server.pid)
+            for client in http_clients + ceiling_clients:
+                client.conn.close()  # idle keep-alives would hold gunicorn's shutdown
+            print(f"{level:>7}  {http.text():<42}  {bare.text():<42}  {http.against(bare)}")
             print(
-                f"{level:>7}  {http.text():<42}  {bare.text():<42}  rate {ratio:.2f}, p99 {p99_ratio:.1f}x"
+                f"{'':>7}  {'ceiling: the bare transaction behind gunicorn, no Django:':<86}"
+                f"  {ceiling.against(bare)}  ({ceiling.text().strip()})"
             )
+            runs[level] = (http, bare, ceiling)
             offset += level
-        framework = measure([GamesClient(port) for _ in range(8)], SECONDS)
-        print(f"for scale, GET /api/v1/games (no database) at 8 clients: {framework.text()}")
+        print_aim(runs)
+        print("CPU per append (the load generator is 'client', and psycopg for the bare one):")
+        for level, (http, bare, ceiling) in runs.items():
+            print(f"{level:>7}  validated: {http.cpu_text()}")
+            print(f"{'':>7}  bare:      {bare.cpu_text()}")
+            print(f"{'':>7}  ceiling:   {ceiling.cpu_text()}")
         early, late = flatness(port, tables[-LONG_GAMES:])
         print(
             f"append cost in a stream: move 10 {early:.2f} ms, move 1,000 {late:.2f} ms "
@@ -371,7 +524,7 @@ def main() -> None:
         )
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        server.wait(timeout=60)
 
 
 if __name__ == "__main__":
