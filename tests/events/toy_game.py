@@ -88,6 +88,16 @@ class ToyDraw(Game[ToyState]):
             )
         return state
 
+    def clone(self, state: ToyState) -> ToyState:
+        """Written out, as the real games do: bench/append.py plays this game, and
+        ``copy.deepcopy`` cost more than everything else the engine does in an append."""
+        return ToyState(
+            rng=Rng(state.rng.seed, state.rng.counter), effects=list(state.effects),
+            step=state.step, hands=[list(hand) for hand in state.hands], stock=list(state.stock),
+            scores=list(state.scores), turn=state.turn, plays=state.plays, turns=state.turns,
+            last=state.last,
+        )  # fmt: skip
+
     def to_act(self, state: ToyState) -> list[int]:
         return [] if state.plays >= state.turns else [state.turn]
 
