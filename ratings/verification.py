@@ -3,8 +3,9 @@
 The checks are the event store's own (``events.selectors.stream_verify``, the service behind
 GET /streams/{id}/verify): hash chain, seed against its commitment, replay of every move with
 the same chance outcomes, replayed result against the stored one. This module adds one check,
-that the engine running here is the version the game was recorded with, since a replay with
-another version proves nothing.
+that the engine running here may replay the version the game was recorded with (the same
+version, or a later one of the same major version: see ``engine.core.versions``), since a
+replay with an incompatible engine proves nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from django.db import transaction
 
+from engine.core import replay_compatible
 from ratings import selectors, services
 from ratings.models import Dispute, RatedGame, Verification
 
@@ -41,16 +43,25 @@ def stream_checks(stream: Any) -> dict[str, Any]:
     from events.states import game_of
 
     report = stream_verify(stream)
-    running = game_of(stream).engine_version
-    same = running == stream.engine_version
-    detail = (
-        f"replayed with engine version {running}, the one the game was recorded with"
-        if same
-        else f"the game was recorded with engine version {stream.engine_version} but this "
-        f"server runs {running}: its replay cannot vouch for it"
+    ok, detail = _engine_version_check(stream.engine_version, game_of(stream).engine_version)
+    checks = {"engine_version": {"ok": ok, "detail": detail}, **report["checks"]}
+    return {"ok": report["ok"] and ok, "checks": checks}
+
+
+def _engine_version_check(recorded: str, running: str) -> tuple[bool, str]:
+    """Whether this server's engine may vouch for a game recorded with ``recorded``
+    (``engine.core.replay_compatible``: the same major version, not older), and why."""
+    if running == recorded:
+        return True, f"replayed with engine version {running}, the one the game was recorded with"
+    if replay_compatible(recorded, running):
+        return True, (
+            f"recorded with engine version {recorded}, replayed with {running}: the same major "
+            "version, which replays recorded games the same way"
+        )
+    return False, (
+        f"the game was recorded with engine version {recorded} but this server runs {running}: "
+        "its replay cannot vouch for it"
     )
-    checks = {"engine_version": {"ok": same, "detail": detail}, **report["checks"]}
-    return {"ok": report["ok"] and same, "checks": checks}
 
 
 def first_failure(checks: dict[str, Any]) -> str | None:

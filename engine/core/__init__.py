@@ -14,6 +14,7 @@ from engine.core.moves import Move, MoveSet, move_type
 from engine.core.options import Option, normalize_options, options_schema
 from engine.core.replay import SetupRecord, TrailStep, chance_outcomes, replay
 from engine.core.rng import Rng, seed_commitment
+from engine.core.versions import replay_compatible
 
 __all__ = [
     "PUBLIC",
@@ -41,6 +42,7 @@ __all__ = [
     "options_schema",
     "ranks_from_keys",
     "replay",
+    "replay_compatible",
     "seed_commitment",
     "to_plain",
 ]

@@ -18,6 +18,7 @@ from engine.core import (
     normalize_options,
     options_schema,
     ranks_from_keys,
+    replay_compatible,
     seed_commitment,
     to_plain,
 )
@@ -219,3 +220,21 @@ def test_competition_ranks_share_ties() -> None:
 def test_result_round_trips() -> None:
     result = Result((13.0, 16.0), (2, 1), {"round_scores": [[13], [16]]})
     assert Result.from_json(result.to_json()) == result
+
+
+@pytest.mark.parametrize(
+    ("recorded", "running", "compatible"),
+    [
+        ("1.0.0", "1.0.0", True),
+        ("1.0.0", "1.1.0", True),
+        ("1.1.0", "1.2.3", True),
+        ("1.2.0", "1.1.0", False),  # an older engine may not know what the game used
+        ("1.4.0", "2.0.0", False),  # a major bump changed how recorded games replay
+        ("2.0.0", "1.9.9", False),
+        ("toy-1", "toy-1", True),  # not X.Y.Z: only the same version
+        ("toy-1", "toy-2", False),
+        ("1.0", "1.0.1", False),
+    ],
+)
+def test_replay_compatible_engine_versions(recorded: str, running: str, compatible: bool) -> None:
+    assert replay_compatible(recorded, running) is compatible

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
+import engine
 from events.models import Stream
 from events.selectors import stream_verify
 from ratings.models import Dispute, RatedGame, RatingChange, Verification
@@ -101,6 +102,26 @@ def test_another_engine_version_cannot_vouch_for_a_game(finished: Callable[..., 
     assert outcome.dispute is not None
     assert outcome.dispute.failed_check == "engine_version"
     assert "toy-0" in outcome.dispute.reason
+
+
+@pytest.mark.parametrize(
+    ("recorded", "vouches"), [("1.1.0", True), ("1.2.0", True), ("1.3.0", False), ("0.9.0", False)]
+)
+def test_a_later_engine_of_the_same_major_version_vouches_for_a_game(
+    finished: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, recorded: str, vouches: bool
+) -> None:
+    """An upgrade that keeps replays the same (a minor bump) must not turn every finished,
+    not yet verified game into a dispute; an older engine or another major version must."""
+    stream = finished(2)
+    monkeypatch.setattr(engine.get(stream.game), "engine_version", "1.2.0")
+    Stream.objects.filter(pk=stream.pk).update(engine_version=recorded)
+    outcome = game_verify(stream_id=stream.pk)
+    assert outcome.verification is not None
+    assert outcome.verification.ok is vouches
+    check = outcome.verification.checks["engine_version"]
+    assert check["ok"] is vouches
+    assert recorded in check["detail"]
+    assert (outcome.dispute is None) is vouches
 
 
 def test_a_game_this_server_cannot_replay_opens_a_dispute(finished: Callable[..., Any]) -> None:

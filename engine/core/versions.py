@@ -1,0 +1,34 @@
+"""Engine versions and which recorded games a running engine may replay.
+
+A game's ``engine_version`` is ``MAJOR.MINOR.PATCH``. The rule, for whoever changes a game:
+a change after which some recorded game would replay differently (another legal-move set for
+a position that occurred, another chance outcome, another result) bumps MAJOR; a change that
+keeps every recorded game's replay the same (a new contract method, a fix that only widens
+what can be played from now on, wording) bumps MINOR or PATCH. A server may then replay a game
+recorded with the same MAJOR and a version up to its own. The replay check itself still
+compares every chance outcome and the result, so a mislabelled change is caught there, not
+trusted.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SEMVER = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+def _parts(version: str) -> tuple[int, int, int] | None:
+    match = _SEMVER.fullmatch(version)
+    if match is None:
+        return None
+    major, minor, patch = (int(part) for part in match.groups())
+    return major, minor, patch
+
+
+def replay_compatible(recorded: str, running: str) -> bool:
+    """True when an engine at ``running`` replays games recorded at ``recorded`` the same way:
+    the same MAJOR and ``running`` not older. Versions that are not ``X.Y.Z`` must be equal."""
+    old, new = _parts(recorded), _parts(running)
+    if old is None or new is None:
+        return recorded == running
+    return old[0] == new[0] and new >= old
