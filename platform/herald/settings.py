@@ -70,6 +70,16 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'herald.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Server-side parameters and psycopg's prepared statements (after 5 runs of a statement on a
+# connection): PostgreSQL then plans the hot statements once per connection instead of once per
+# request (bench/append.py: about a third of PostgreSQL's CPU per append). Turn it off behind a
+# pooler in transaction mode (PgBouncer), which cannot keep prepared statements.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
+    "DATABASE_PREPARED_STATEMENTS", default=True
+):
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=5
+    )
 DATABASES["default"].setdefault("TEST", {})
 if env.str("TEST_DATABASE_NAME", default=""):
     DATABASES["default"]["TEST"]["NAME"] = env.str("TEST_DATABASE_NAME")
