@@ -64,7 +64,7 @@ def _settings_in_words(tournament: Tournament) -> list[tuple[str, str]]:
         ("Rounds planned", str(tournament.rounds_planned or "until the organiser stops")),
         ("Tables", f"{tournament.table_preferred} players preferred; {sizes} allowed"),
         ("Points by rank", f"{points} (tied players share)"),
-        ("Bye", f"{_number(tournament.bye_points)} points"),
+        ("Bye", _points_in_words(tournament.bye_points)),
         ("Late entry", _late_entry_in_words(tournament)),
         ("Tie-breakers", ", then ".join(breakers) if breakers else "none"),
     ]
@@ -85,9 +85,13 @@ def _late_entry_in_words(tournament: Tournament) -> str:
     """ "half a bye (1 point) for each round played before a player enters"."""
     award = LateEntryAward(tournament.late_entry_award)
     points = selectors.late_entry_points(tournament)
-    unit = "point" if points == 1 else "points"
-    worth = "" if award == LateEntryAward.NOTHING else f" ({_number(points)} {unit})"
+    worth = "" if award == LateEntryAward.NOTHING else f" ({_points_in_words(points)})"
     return f"{LATE_ENTRY_WORDS[award]}{worth} for each round played before a player enters"
+
+
+def _points_in_words(points: Any) -> str:
+    """ "1 point", "0.5 points", "3 points"."""
+    return f"{_number(points)} {'point' if points == 1 else 'points'}"
 
 
 def _round(tournament: Tournament, number: int) -> Round:
