@@ -45,7 +45,6 @@ GUNICORN_WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))  # one per core
 GUNICORN_THREADS = int(os.environ.get("BENCH_THREADS", "4"))
 LONG_GAMES = 6  # streams for the flatness figure: 3 short, 3 played to move 1,000
 CEILING_BASE = 1000  # the bare-behind-gunicorn clients' streams: bare streams from here on
-PAYLOAD = {"seat": 0, "move": {"type": "play", "card": 7}, "effects": [{"kind": "chance"}]}
 
 
 # -- set-up ---------------------------------------------------------------------------------
@@ -283,27 +282,19 @@ def bare_setup(count: int, ceiling_base: int) -> None:
 
 
 class BareClient:
-    """Lock the stream row, insert the event, bump the version: one transaction."""
+    """Runs the bare transaction (``bench._bare_wsgi.bare_append``) on its own connection."""
 
     def __init__(self, index: int) -> None:
         import psycopg
 
+        from bench._bare_wsgi import bare_append  # importable once django_setup set the path
+
         self.conn = psycopg.connect(DATABASE_URL)
         self.index = index
-        self.payload = json.dumps(PAYLOAD)
+        self.run = bare_append
 
     def append(self) -> None:
-        with self.conn.transaction():
-            (version,) = self.conn.execute(
-                "SELECT version FROM bench_bare_stream WHERE id = %s FOR UPDATE", [self.index]
-            ).fetchone()  # type: ignore[misc]
-            self.conn.execute(
-                "INSERT INTO bench_bare_event VALUES (%s, %s, %s, %s)",
-                [self.index, version + 1, self.payload, "0" * 64],
-            )
-            self.conn.execute(
-                "UPDATE bench_bare_stream SET version = %s WHERE id = %s", [version + 1, self.index]
-            )
+        self.run(self.conn, self.index)
 
 
 # -- where the CPU goes ---------------------------------------------------------------------
