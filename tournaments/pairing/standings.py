@@ -31,7 +31,8 @@ def standings(
 
     Points come from ``rule.points_by_rank``; entrants who tie for a place split the points of
     the places they occupy. A bye earns ``rule.bye_points`` and counts neither as a game nor
-    as a win; a round missed before a late entry earns ``rule.late_entry_points`` the same way. Tie-breakers apply in the rule's order; ``opponents_points`` is the multiplayer
+    as a win; a round missed before a late entry earns ``rule.late_entry_points`` the same
+    way. Tie-breakers apply in the rule's order; ``opponents_points`` is the multiplayer
     Buchholz (over each game, the final points of everyone else at the table; byes add
     nothing), ``head_to_head`` compares only the entrants still tied (finishing ahead of one of
     them at a table counts +1, behind -1). Entrants still level after every tie-breaker share
