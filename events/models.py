@@ -43,6 +43,9 @@ class Stream(models.Model):
     )
     version = models.PositiveIntegerField(default=0)
     head_hash = models.CharField(max_length=64, default=GENESIS_HASH)
+    # The rule the chain was hashed with (events.hashing): 1, the full payload (streams stored
+    # before hidden parts were committed to); 2, hidden parts as salted commitments.
+    hash_format = models.PositiveSmallIntegerField(default=2, editable=False)
     seed = models.CharField(max_length=128, editable=False)
     seed_commitment = models.CharField(max_length=64)
     result = models.JSONField(null=True, blank=True)
