@@ -49,7 +49,7 @@ class StreamAdmin(ReadOnlyAdmin):
 
     @admin.display(description="hash chain")
     def hash_chain(self, stream: Stream) -> str:
-        check = check_hash_chain(list(Event.objects.filter(stream=stream).order_by("seq")))
+        check = check_hash_chain(stream, list(Event.objects.filter(stream=stream).order_by("seq")))
         return f"{'intact' if check.ok else 'BROKEN'}: {check.detail}"
 
     @admin.display(description="replay")

@@ -9,11 +9,26 @@ and ``body`` is::
 The first event's ``prev_hash`` is 64 zeros. Canonical JSON is computed from the values, not
 from stored bytes: PostgreSQL ``jsonb`` rewrites key order and number spelling, and a payload
 read back from it hashes to the same value (tests/events/test_store.py pins that).
+
+Which payload is hashed depends on the stream's ``hash_format``:
+
+- **1** (streams stored before hidden parts were committed to): the stored payload, whole.
+  A hidden value with few possibilities could be found by hashing guesses, so such a stream's
+  hashes are shown to players and spectators only once it is over.
+- **2**: the *sealed* payload, where each hidden part is replaced by a commitment
+  ``sha256(salt || JCS(part))``. The hidden parts are each effect whose ``visible_to`` is not
+  null (its ``data``) and, in ``MoveMade``, the ``move`` when it differs from ``public_move``.
+  ``salt = HMAC-SHA256(key=UTF-8 of the stream's seed, msg=UTF-8 of
+  "herald/salt/v2\n<stream uuid>\n<seq>\n<part>")``, part ``move`` or ``effects/<i>``
+  (0-based index in the payload's ``effects``). The seed is sealed until ``GameEnded``
+  reveals it, so no player can derive a salt they were not given; after the end anyone can.
+  docs/api.md states the rule for outside verifiers.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -108,15 +123,141 @@ def chain_hash(prev_hash: str, body: Mapping[str, Any]) -> str:
     return digest.hexdigest()
 
 
-def event_hash(event: Any) -> str:
-    """Recompute the hash of a stored :class:`events.models.Event` from its fields."""
+HASH_FORMAT_FULL = 1  # the whole stored payload is hashed
+HASH_FORMAT_COMMITTED = 2  # hidden parts enter the hash as salted commitments
+CURRENT_HASH_FORMAT = HASH_FORMAT_COMMITTED
+HASH_FORMATS = (HASH_FORMAT_FULL, HASH_FORMAT_COMMITTED)
+
+MOVE_PART = "move"
+MOVE_MADE = "MoveMade"  # events.models.EventType.MOVE_MADE; this module imports no model
+
+
+def part_salt(seed: str, stream_id: Any, seq: int, part: str) -> str:
+    """The salt of one hidden part (hex): an HMAC keyed by the stream's sealed seed."""
+    message = f"herald/salt/v2\n{stream_id}\n{seq}\n{part}".encode()
+    return hmac.new(seed.encode("utf-8"), message, hashlib.sha256).hexdigest()
+
+
+def commitment(salt_hex: str, value: Mapping[str, Any]) -> str:
+    """``sha256(salt || JCS(value))`` in hex (the salt's 32 bytes, then the value's canonical
+    JSON): binds the value without showing it."""
+    digest = hashlib.sha256(bytes.fromhex(salt_hex))
+    digest.update(canonical_json(value))
+    return digest.hexdigest()
+
+
+def effect_part(index: int) -> str:
+    return f"effects/{index}"
+
+
+def is_hidden_effect(effect: Mapping[str, Any]) -> bool:
+    """An effect some seat may not see before the end (``visible_to`` is a list)."""
+    return effect.get("visible_to") is not None
+
+
+def has_hidden_move(type: str, payload: Mapping[str, Any]) -> bool:
+    """A ``MoveMade`` whose full move says more than what other seats see of it."""
+    return (
+        type == MOVE_MADE and "public_move" in payload and payload["move"] != payload["public_move"]
+    )
+
+
+def reveal_parts(
+    *, stream_id: Any, seq: int, type: str, payload: Mapping[str, Any], seed: str,
+    shown: Any = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The payload of a format-2 event with each hidden part's commitment beside it.
+
+    ``shown(part)`` says whether the viewer may see a hidden part: then its value stays with
+    its ``salt`` (so the viewer can check it against the commitment); otherwise the value is
+    left out. ``shown=None`` keeps every value (arbiters, staff, everyone after the end).
+    Taking the revealed values out again (:func:`sealed_payload_from_shown`) gives exactly
+    the hashed payload.
+    """
+    out = dict(payload)
+    if has_hidden_move(type, payload):
+        salt = part_salt(seed, stream_id, seq, MOVE_PART)
+        out["move_commitment"] = commitment(salt, payload["move"])
+        if shown is None or shown(MOVE_PART):
+            out["move_salt"] = salt
+        else:
+            out["move"] = payload["public_move"]
+    if "effects" in payload:
+        out["effects"] = [
+            _effect_with_commitment(effect, seed=seed, part=(stream_id, seq, index), shown=shown)
+            for index, effect in enumerate(payload["effects"])
+        ]
+    return out
+
+
+def _effect_with_commitment(
+    effect: Mapping[str, Any], *, seed: str, part: tuple[Any, int, int], shown: Any
+) -> dict[str, Any]:
+    """One effect with its commitment (when hidden); ``part`` is (stream id, seq, index)."""
+    record = dict(effect)
+    if not is_hidden_effect(effect):
+        return record
+    stream_id, seq, index = part
+    name = effect_part(index)
+    salt = part_salt(seed, stream_id, seq, name)
+    record["commitment"] = commitment(salt, effect.get("data", {}))
+    if shown is None or shown(name):
+        record["salt"] = salt
+    else:
+        record.pop("data", None)
+    return record
+
+
+def sealed_payload_from_shown(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The hashed payload of a format-2 event, from any viewer's copy of it: every revealed
+    hidden part taken out (``data`` and ``salt`` of each effect that has a ``commitment``;
+    ``move`` and ``move_salt`` when there is a ``move_commitment``)."""
+    sealed = dict(payload)
+    if "move_commitment" in sealed:
+        sealed.pop("move", None)
+        sealed.pop("move_salt", None)
+    if isinstance(sealed.get("effects"), list):
+        sealed["effects"] = [_sealed_effect(effect) for effect in sealed["effects"]]
+    return sealed
+
+
+def _sealed_effect(effect: Any) -> Any:
+    if not isinstance(effect, dict) or "commitment" not in effect:
+        return effect
+    return {key: value for key, value in effect.items() if key not in ("data", "salt")}
+
+
+def hashed_payload(
+    *, stream_id: Any, seq: int, type: str, payload: Mapping[str, Any], seed: str,
+    hash_format: int,
+) -> Mapping[str, Any]:  # fmt: skip
+    """The payload the chain hashes for this event under ``hash_format``."""
+    if hash_format == HASH_FORMAT_FULL:
+        return payload
+    shown = reveal_parts(
+        stream_id=stream_id, seq=seq, type=type, payload=payload, seed=seed, shown=_nothing
+    )
+    return sealed_payload_from_shown(shown)
+
+
+def _nothing(part: str) -> bool:
+    return False
+
+
+def event_hash(event: Any, *, seed: str, hash_format: int) -> str:
+    """Recompute the hash of a stored :class:`events.models.Event` from its fields, by the
+    rule of its stream (``hash_format``, and the stream's ``seed`` for the salts)."""
+    payload = hashed_payload(
+        stream_id=event.stream_id, seq=event.seq, type=event.type, payload=event.payload,
+        seed=seed, hash_format=hash_format,
+    )  # fmt: skip
     body = event_body(
         stream_id=event.stream_id,
         seq=event.seq,
         type=event.type,
         seat=event.seat,
         recorded_at=event.recorded_at,
-        payload=event.payload,
+        payload=payload,
     )
     return chain_hash(event.prev_hash, body)
 

@@ -13,16 +13,19 @@ from typing import Any
 from engine.core import Effect, EngineError, SetupRecord, seed_commitment
 from engine.core.replay import start
 from events.access import StreamAccess
-from events.hashing import event_hash
+from events.hashing import HASH_FORMAT_FULL, HASH_FORMATS, MOVE_PART, event_hash, reveal_parts
 from events.models import GENESIS_HASH, Event, EventType, Stream
 from events.states import current_state, game_of, replay_stream, setup_record
 
 # -- streams --------------------------------------------------------------------------------
 
 
-def stream_summary(stream: Stream, seats: list[str] | None = None) -> dict[str, Any]:
+def stream_summary(
+    stream: Stream, seats: list[str] | None = None, *, access: StreamAccess | None = None
+) -> dict[str, Any]:
     """The stream object of the API: setup, status, version, commitment, head; result and
-    seed once finished."""
+    seed once finished. The head hash of a live stream hashed by the old full-payload rule is
+    shown only to those who see everything (``access`` None: the caller opened the stream)."""
     if seats is None:
         seats = [s.user.get_username() for s in stream.seats.select_related("user")]
     data: dict[str, Any] = {
@@ -35,7 +38,7 @@ def stream_summary(stream: Stream, seats: list[str] | None = None) -> dict[str, 
         "status": stream.status,
         "version": stream.version,
         "seed_commitment": stream.seed_commitment,
-        "head_hash": stream.head_hash,
+        "head_hash": stream.head_hash if _shows_hashes(stream, access) else None,
         "context": stream.context,
     }
     if stream.is_finished:
@@ -69,6 +72,15 @@ def stream_view(access: StreamAccess) -> dict[str, Any]:
 # -- events ---------------------------------------------------------------------------------
 
 
+def _shows_hashes(stream: Stream, access: StreamAccess | None) -> bool:
+    """Whether the chain's hashes may be shown: always under the commitment rule; under the
+    old full-payload rule (format 1) only after the end or to those who see everything, since
+    a hidden value with few possibilities could be found there by hashing guesses."""
+    if stream.hash_format != HASH_FORMAT_FULL or stream.is_finished:
+        return True
+    return access is None or access.sees_everything
+
+
 def effect_for_viewer(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """A stored effect as ``seat`` may see it (data withheld unless visible to that seat)."""
     effect = Effect(
@@ -77,8 +89,8 @@ def effect_for_viewer(record: dict[str, Any], seat: int | None) -> dict[str, Any
     return effect.public_json(seat)
 
 
-def payload_for_viewer(event: Event, seat: int | None) -> dict[str, Any]:
-    """The event's payload with what ``seat`` may not see removed."""
+def legacy_payload_for_viewer(event: Event, seat: int | None) -> dict[str, Any]:
+    """A format-1 event's payload with what ``seat`` may not see removed."""
     payload = dict(event.payload)
     if "effects" in payload:
         payload["effects"] = [effect_for_viewer(e, seat) for e in payload["effects"]]
@@ -89,22 +101,55 @@ def payload_for_viewer(event: Event, seat: int | None) -> dict[str, Any]:
     return payload
 
 
-def event_json(event: Event, *, full: bool, seat: int | None = None) -> dict[str, Any]:
-    """An event in the API's shape; ``full`` shows everything, else only what ``seat`` sees."""
+def payload_for_viewer(event: Event, stream: Stream, *, full: bool, seat: int | None) -> Any:
+    """The event's payload as a viewer receives it.
+
+    Under the commitment rule every hidden part carries its commitment; its value (with its
+    salt) is kept where the viewer may see it: the mover's own move, an effect visible to
+    their seat, everything when ``full``. Removing the revealed values gives the hashed
+    payload, so every viewer can link the chain (events.hashing).
+    """
+    if stream.hash_format == HASH_FORMAT_FULL:
+        return event.payload if full else legacy_payload_for_viewer(event, seat)
+    effects = event.payload.get("effects")
+
+    def shown(part: str) -> bool:
+        if part == MOVE_PART:
+            return seat is not None and event.seat == seat
+        index = int(part.rsplit("/", 1)[1])
+        visible_to = effects[index].get("visible_to") if isinstance(effects, list) else None
+        return seat is not None and seat in (visible_to or [])
+
+    return reveal_parts(
+        stream_id=stream.id, seq=event.seq, type=event.type, payload=event.payload,
+        seed=stream.seed, shown=None if full else shown,
+    )  # fmt: skip
+
+
+def event_json(
+    event: Event, *, full: bool, seat: int | None = None, stream: Stream | None = None
+) -> dict[str, Any]:
+    """An event in the API's shape; ``full`` shows everything, else only what ``seat`` sees.
+
+    The hashes of a live format-1 stream are left out (null) unless ``full``: they could be
+    matched against guesses of what the payload withholds.
+    """
+    stream = stream or event.stream
+    hashes = full or stream.hash_format != HASH_FORMAT_FULL or stream.is_finished
     return {
         "seq": event.seq,
         "type": event.type,
-        "payload": event.payload if full else payload_for_viewer(event, seat),
+        "payload": payload_for_viewer(event, stream, full=full, seat=seat),
         "seat": event.seat,
         "recorded_at": event.recorded_at.isoformat(),
-        "prev_hash": event.prev_hash,
-        "hash": event.hash,
+        "prev_hash": event.prev_hash if hashes else None,
+        "hash": event.hash if hashes else None,
     }
 
 
 def event_for_access(event: Event, access: StreamAccess) -> dict[str, Any]:
     """An event as this caller may see it."""
-    return event_json(event, full=access.sees_everything, seat=access.seat)
+    return event_json(event, full=access.sees_everything, seat=access.seat, stream=access.stream)
 
 
 def stream_events(access: StreamAccess, *, after: int = 0) -> list[dict[str, Any]]:
@@ -125,15 +170,18 @@ class Check:
         return {"ok": self.ok, "detail": self.detail}
 
 
-def check_hash_chain(events: list[Event]) -> Check:
-    """Every event links to the one before and hashes to its stored value, seq 1, 2, 3..."""
+def check_hash_chain(stream: Stream, events: list[Event]) -> Check:
+    """Every event links to the one before and hashes to its stored value, seq 1, 2, 3...,
+    by the stream's rule (``hash_format``)."""
+    if stream.hash_format not in HASH_FORMATS:
+        return Check(False, f"the stream's hash format {stream.hash_format} is unknown")
     previous = GENESIS_HASH
     for expected_seq, event in enumerate(events, start=1):
         if event.seq != expected_seq:
             return Check(False, f"event {expected_seq} is missing: seq {event.seq} follows")
         if event.prev_hash != previous:
             return Check(False, f"event {event.seq} does not link to event {event.seq - 1}")
-        if event_hash(event) != event.hash:
+        if event_hash(event, seed=stream.seed, hash_format=stream.hash_format) != event.hash:
             return Check(False, f"event {event.seq} does not match its hash: it was altered")
         previous = event.hash
     return Check(True, f"{len(events)} events chained from the genesis hash")
@@ -256,7 +304,7 @@ def check_result(stream: Stream, events: list[Event], state: Any) -> Check:
 def stream_verify(stream: Stream) -> dict[str, Any]:
     """The verification report: hash chain, seed commitment, replay, result."""
     events = list(Event.objects.filter(stream=stream).order_by("seq"))
-    chain = check_hash_chain(events)
+    chain = check_hash_chain(stream, events)
     if chain.ok:
         chain = _check_head(stream, events) or chain
     seed = check_seed(stream, events)
@@ -280,9 +328,9 @@ def stream_audit(stream: Stream, *, at: int) -> dict[str, Any]:
     game = game_of(stream)
     audit: dict[str, Any] = {
         "at": at,
-        "event": event_json(event, full=True),
+        "event": event_json(event, full=True, stream=stream),
         "text": describe_event(event, game),
-        "hash_ok": check_hash_chain(events).ok,
+        "hash_ok": check_hash_chain(stream, events).ok,
         "state": None,
         "to_act": [],
         "steps": 0,

@@ -66,7 +66,11 @@ class StreamSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["live", "finished"])
     version = serializers.IntegerField()
     seed_commitment = serializers.CharField()
-    head_hash = serializers.CharField()
+    head_hash = serializers.CharField(
+        allow_null=True,
+        help_text="null for players and spectators while a stream hashed by the old "
+        "full-payload rule (hash format 1) is live",
+    )
     context = serializers.DictField()
     result = ResultSerializer(required=False, help_text="once finished")
     seed = serializers.CharField(required=False, help_text="revealed once finished")
@@ -78,8 +82,13 @@ class EventSerializer(serializers.Serializer):
     payload = serializers.DictField()
     seat = serializers.IntegerField(allow_null=True)
     recorded_at = serializers.DateTimeField()
-    prev_hash = serializers.CharField()
-    hash = serializers.CharField()
+    prev_hash = serializers.CharField(
+        allow_null=True, help_text="null while a hash-format-1 stream is live (see head_hash)"
+    )
+    hash = serializers.CharField(
+        allow_null=True,
+        help_text="the chain's hash; hidden parts enter it as salted commitments (docs/api.md)",
+    )
 
 
 class ViewSerializer(serializers.Serializer):

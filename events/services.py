@@ -33,7 +33,13 @@ from events.errors import (
     StreamNotFound,
     VersionConflict,
 )
-from events.hashing import chain_hash, event_body, request_digest
+from events.hashing import (
+    CURRENT_HASH_FORMAT,
+    chain_hash,
+    event_body,
+    hashed_payload,
+    request_digest,
+)
 from events.models import Event, EventType, OutboxEntry, Stream, StreamSeat, StreamStatus
 from events.states import current_state, game_of, set_snapshot, state_cache
 
@@ -83,8 +89,12 @@ def _next_event(
     """The stream's next event with its hash; advances ``stream.version``/``head_hash`` in memory."""
     seq = stream.version + 1
     moment = recorded_at or timezone.now()
+    hashed = hashed_payload(
+        stream_id=stream.id, seq=seq, type=type, payload=payload, seed=stream.seed,
+        hash_format=stream.hash_format,
+    )  # fmt: skip
     body = event_body(
-        stream_id=stream.id, seq=seq, type=type, seat=seat, recorded_at=moment, payload=payload
+        stream_id=stream.id, seq=seq, type=type, seat=seat, recorded_at=moment, payload=hashed
     )
     event = Event(
         stream=stream,
@@ -185,6 +195,7 @@ def stream_open(
     public: bool = True,
     seed: str | None = None,
     continues: Mapping[str, Any] | None = None,
+    hash_format: int = CURRENT_HASH_FORMAT,
 ) -> Stream:
     """Set a game up and store its first event, ``GameCreated``.
 
@@ -195,7 +206,8 @@ def stream_open(
     here and revealed at ``GameEnded``. An arbiter's "replay from move n" ruling says in
     ``continues`` which stream and move it carries on, with the old game's (public) seed as
     ``deal_seed``: the game is dealt with it, so the old moves replay, until
-    :func:`stream_reshuffle_unseen` hands over to the new game's own seed.
+    :func:`stream_reshuffle_unseen` hands over to the new game's own seed. ``hash_format``
+    is the chain's rule (events.hashing); only tests of the old rule pass another.
     """
     game = engine.get(game_id)
     if len({user.pk for user in seats}) != len(seats):
@@ -230,6 +242,7 @@ def stream_open(
             created_by=created_by,
             context=dict(context or {}),
             public=public,
+            hash_format=hash_format,
         )
         StreamSeat.objects.bulk_create(
             StreamSeat(stream=stream, seat=index, user=user) for index, user in enumerate(seats)
@@ -310,7 +323,7 @@ def stream_append_move(
 
 
 _LOCKED_COLUMNS = (
-    "game", "engine_version", "status", "version", "head_hash", "seed",
+    "game", "engine_version", "status", "version", "head_hash", "seed", "hash_format",
     "snapshot_version", "snapshot_engine",
 )  # fmt: skip
 

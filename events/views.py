@@ -177,7 +177,8 @@ class StreamDetailView(StreamAPIView):
 
     @extend_schema(responses=_responses(serializers.StreamSerializer, 404))
     def get(self, request: Request, stream_id: str) -> Response:
-        return Response(selectors.stream_summary(_access(request, stream_id).stream))
+        access = _access(request, stream_id)
+        return Response(selectors.stream_summary(access.stream, access=access))
 
 
 class StreamViewView(StreamAPIView):
@@ -231,7 +232,9 @@ class MoveView(StreamAPIView):
             )
         body = {
             "version": outcome.version,
-            "event": selectors.event_json(outcome.events[0], full=False, seat=seat),
+            "event": selectors.event_json(
+                outcome.events[0], full=False, seat=seat, stream=outcome.stream
+            ),
         }
         return Response(body, status=status.HTTP_201_CREATED)
 
