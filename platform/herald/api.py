@@ -5,11 +5,21 @@ Every error leaves as ``{"error": "<code>", "detail": "<sentence>", ...}``.
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Mapping
 from typing import Any
 
-from rest_framework import exceptions, status
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions, parsers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from herald.params import MAX_WHOLE_NUMBER, BadNumber, whole_number
 
 _CODES = {
     status.HTTP_400_BAD_REQUEST: "bad_request",
@@ -53,7 +63,18 @@ def error_response(status_code: int, code: str, detail: str, **extra: Any) -> Re
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF exception handler that rewrites every error into the contract's body."""
+    """DRF exception handler that rewrites every error into the contract's body.
+
+    Besides DRF's own exceptions it answers the two kinds of bad input Django itself raises
+    (a body over the size limit, a value a model field cannot take); anything else is left
+    to be a 500, so a server bug is never passed off as the client's mistake.
+    """
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        detail = f"the request body is larger than {limit // 1024} KiB"
+        return error_response(status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, "too_large", detail)
+    if isinstance(exc, DjangoValidationError):
+        return error_response(status.HTTP_400_BAD_REQUEST, "invalid", " ".join(exc.messages))
     if isinstance(exc, ApiError):
         return error_response(exc.status_code, exc.error_code, str(exc.detail), **exc.extra)
     response = drf_exception_handler(exc, context)
@@ -73,3 +94,111 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
         response.data["fields"] = exc.detail
     return response
+
+
+def query_int(
+    request: Request,
+    name: str,
+    *,
+    default: int | None = None,
+    minimum: int = 0,
+    maximum: int = MAX_WHOLE_NUMBER,
+) -> int | None:
+    """The whole-number query parameter ``name`` (``default`` when absent or empty).
+
+    ASCII digits only, from ``minimum`` to ``maximum`` (herald.params.whole_number); anything
+    else is a 400 ``invalid`` naming the parameter.
+    """
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return whole_number(raw, name=name, minimum=minimum, maximum=maximum)
+    except BadNumber as exc:
+        raise ApiError(400, "invalid", str(exc)) from None
+
+
+def query_uuid(request: Request, name: str) -> uuid.UUID | None:
+    """The UUID query parameter ``name`` (None when absent or empty); 400 when malformed."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        return uuid.UUID(raw)
+    except ValueError:
+        detail = f"The query parameter {name!r} must be a UUID such as a stream's id."
+        raise ApiError(400, "invalid", detail) from None
+
+
+#: The deepest nesting a JSON body may have (the top-level object or array is level 1).
+MAX_JSON_DEPTH = 32
+#: The most values (object members and array items, all levels together) a JSON body may hold.
+MAX_JSON_ITEMS = 10_000
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser, refusing bodies no endpoint needs before any view sees them.
+
+    Python's parser raises RecursionError on input nested about a thousand deep (a 500 before
+    this), and a body nested a few hundred deep parses but then breaks whatever walks it
+    recursively (the engine, the canonical JSON). So: RecursionError is ``malformed_json``;
+    deeper than MAX_JSON_DEPTH, more than MAX_JSON_ITEMS values, or a NUL character (which
+    PostgreSQL cannot store in text or jsonb) is a 400 ``invalid``.
+    """
+
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise exceptions.ParseError(
+                "JSON parse error - the body is nested too deeply to be read"
+            ) from None
+        problem = json_shape_problem(data)
+        if problem is not None:
+            raise ApiError(400, "invalid", problem)
+        return data
+
+
+def json_shape_problem(data: Any) -> str | None:
+    """Why a parsed JSON body is refused (too deep, too many values, a NUL), or None.
+
+    Walks the value with an explicit stack, so the check itself cannot recurse too deep.
+    """
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    items = 0
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return "A string in the body holds a NUL character (\\u0000), which is refused."
+            continue
+        if isinstance(value, dict):
+            if any("\x00" in key for key in value):
+                return "A key in the body holds a NUL character (\\u0000), which is refused."
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > MAX_JSON_DEPTH:
+            return f"The body is nested deeper than {MAX_JSON_DEPTH} levels."
+        items += len(value)
+        if items > MAX_JSON_ITEMS:
+            return f"The body holds more than {MAX_JSON_ITEMS} values."
+        stack.extend((child, depth + 1) for child in children)
+    return None
+
+
+@csrf_exempt
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """The JSON 404 of every /api/ path that matches no endpoint (a malformed id included)."""
+    detail = (
+        f"There is no API endpoint at {request.path!r} (or an id in it has the wrong form); "
+        "the endpoints are listed at /api/schema/."
+    )
+    return JsonResponse({"error": "not_found", "detail": detail}, status=404)
