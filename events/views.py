@@ -35,7 +35,8 @@ from events.access import (
 )
 from events.hashing import NotCanonical
 from events.services import stream_append_move, stream_open
-from herald.api import ApiError, JSONParser, query_int
+from herald.api import ApiError, query_int
+from herald.parsers import JSONParser
 
 ERROR = serializers.ErrorSerializer
 MAX_VERSION = serializers.MAX_VERSION

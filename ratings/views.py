@@ -9,16 +9,29 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from events.serializers import ErrorSerializer as ERROR
 from herald.api import ApiError, query_int, query_uuid
 from ratings import disputes, selectors, serializers, services
 from ratings.models import Dispute, RatingPool, Verification
+
+#: The refusals of dispute and ruling requests (ratings.disputes.DisputeError), declared.
+_REFUSED = {
+    400: OpenApiResponse(
+        ERROR, description="Invalid: a reason missing, a game not over, a bad ruling."
+    ),
+    403: OpenApiResponse(ERROR, description="Not seated in the game, or not an arbiter."),
+    404: OpenApiResponse(ERROR, description="No such game stream or dispute."),
+    409: OpenApiResponse(
+        ERROR, description="Already disputed or ruled on, or the window has closed."
+    ),
+}
 
 
 def _is_arbiter(user: Any) -> bool:
@@ -115,7 +128,10 @@ class RecomputeListView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("pool", int, description="Only this pool's jobs.")],
-        responses=serializers.RecomputeJobSerializer(many=True),
+        responses={
+            200: serializers.RecomputeJobSerializer(many=True),
+            404: OpenApiResponse(ERROR, description="No such rating pool."),
+        },
     )
     def get(self, request: Request) -> Response:
         pool_id = query_int(request, "pool")
@@ -197,7 +213,8 @@ class DisputeListView(APIView):
         return Response(serializers.DisputeSerializer(found[:200], many=True).data)
 
     @extend_schema(
-        request=serializers.DisputeOpenSerializer, responses={201: serializers.DisputeSerializer}
+        request=serializers.DisputeOpenSerializer,
+        responses={201: serializers.DisputeSerializer, **_REFUSED},
     )
     def post(self, request: Request) -> Response:
         body = serializers.DisputeOpenSerializer(data=request.data)
@@ -234,7 +251,8 @@ class RulingView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=serializers.RulingSerializer, responses=serializers.RulingOutcomeSerializer
+        request=serializers.RulingSerializer,
+        responses={200: serializers.RulingOutcomeSerializer, **_REFUSED},
     )
     def post(self, request: Request, dispute_id: int) -> Response:
         body = serializers.RulingSerializer(data=request.data)
