@@ -18,6 +18,7 @@ from events.models import Event, OutboxEntry, Stream, StreamSeat
 from events.selectors import check_hash_chain, describe_event, stream_audit, stream_verify
 from events.states import game_of
 from herald.admin import ReadOnlyAdmin
+from herald.params import BadNumber, whole_number
 
 
 class SeatInline(admin.TabularInline):
@@ -106,8 +107,11 @@ class StreamAdmin(ReadOnlyAdmin):
         stream = Stream.objects.filter(pk=stream_id).first()
         if stream is None or not self.has_view_permission(request, stream):
             raise Http404("no such stream")
-        raw = request.GET.get("at", "1")
-        at = min(max(int(raw) if raw.isdigit() else 1, 1), stream.version)
+        try:
+            at = whole_number(request.GET.get("at", "1"), name="at", minimum=1)
+        except BadNumber:
+            at = 1
+        at = min(at, stream.version)
         audit = stream_audit(stream, at=at)
         context = {
             **self.admin_site.each_context(request),

@@ -18,7 +18,6 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,7 +35,8 @@ from events.access import (
 )
 from events.hashing import NotCanonical
 from events.services import stream_append_move, stream_open
-from herald.api import ApiError
+from herald.api import ApiError, query_int
+from herald.parsers import JSONParser
 
 ERROR = serializers.ErrorSerializer
 MAX_VERSION = serializers.MAX_VERSION
@@ -278,17 +278,8 @@ class EventListView(StreamAPIView):
             access.sees_everything or access.seat is not None,
             "only the players, arbiters and staff see the events before the game is over",
         )
-        after = _int_param(request, "after", default=0)
-        return Response(selectors.stream_events(access, after=after))
-
-
-def _int_param(request: Request, name: str, *, default: int | None = None) -> int:
-    raw = request.query_params.get(name)
-    if raw is None and default is not None:
-        return default
-    if raw is None or not raw.isdigit() or len(raw) > 9:
-        raise ApiError(400, "bad_request", f"the query parameter {name!r} must be a whole number")
-    return int(raw)
+        after = query_int(request, "after", default=0, maximum=MAX_VERSION)
+        return Response(selectors.stream_events(access, after=after or 0))
 
 
 class AuditView(StreamAPIView):
@@ -301,11 +292,11 @@ class AuditView(StreamAPIView):
     def get(self, request: Request, stream_id: str) -> Response:
         access = _access(request, stream_id)
         _require(access.sees_everything, "only arbiters and staff audit a game before it is over")
-        at = _int_param(request, "at")
+        at = query_int(request, "at", maximum=MAX_VERSION)
+        if at is None:
+            raise ApiError(400, "invalid", "the query parameter 'at' (an event's seq) is required")
         if not 1 <= at <= access.stream.version:
-            raise ApiError(
-                400, "bad_request", f"'at' must be between 1 and {access.stream.version}"
-            )
+            raise ApiError(400, "invalid", f"'at' must be between 1 and {access.stream.version}")
         return Response(selectors.stream_audit(access.stream, at=at))
 
 

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 import engine
+from herald.params import BadNumber, whole_number
 from ratings import selectors
 from ratings.models import RatingPool
 from tournaments import selectors as tournaments
@@ -26,14 +27,17 @@ def _pool(pool_id: int) -> RatingPool:
 
 #: Leaderboard lines per page.
 PAGE_SIZE = 100
+#: The last page number asked for: its offset still fits PostgreSQL's OFFSET comfortably.
+MAX_PAGE = 1_000_000
 
 
 def _page_number(request: HttpRequest) -> int:
-    """The ``?page=`` number, from 1; 404 when it is not a positive whole number."""
+    """The ``?page=`` number, from 1; 404 when it is not a whole number from 1 to MAX_PAGE."""
     raw = request.GET.get("page", "1").strip() or "1"
-    if not raw.isdigit() or int(raw) < 1:
-        raise Http404(f"There is no leaderboard page {raw!r}.")
-    return int(raw)
+    try:
+        return whole_number(raw, name="page", minimum=1, maximum=MAX_PAGE)
+    except BadNumber:
+        raise Http404(f"There is no leaderboard page {raw!r}.") from None
 
 
 def _game_name(game_id: str) -> str:
@@ -45,9 +49,13 @@ def _club_id(request: HttpRequest, clubs: list[Any]) -> int | None:
     raw = request.GET.get("club", "").strip()
     if not raw:
         return None
-    if not raw.isdigit() or int(raw) not in {club.pk for club in clubs}:
+    try:
+        club_id = whole_number(raw, name="club")
+    except BadNumber:
+        club_id = None
+    if club_id is None or club_id not in {club.pk for club in clubs}:
         raise Http404(f"There is no club with id {raw!r}.")
-    return int(raw)
+    return club_id
 
 
 @require_GET

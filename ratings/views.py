@@ -9,16 +9,29 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from herald.api import ApiError
+from events.serializers import ErrorSerializer as ERROR
+from herald.api import ApiError, query_int, query_uuid
 from ratings import disputes, selectors, serializers, services
 from ratings.models import Dispute, RatingPool, Verification
+
+#: The refusals of dispute and ruling requests (ratings.disputes.DisputeError), declared.
+_REFUSED = {
+    400: OpenApiResponse(
+        ERROR, description="Invalid: a reason missing, a game not over, a bad ruling."
+    ),
+    403: OpenApiResponse(ERROR, description="Not seated in the game, or not an arbiter."),
+    404: OpenApiResponse(ERROR, description="No such game stream or dispute."),
+    409: OpenApiResponse(
+        ERROR, description="Already disputed or ruled on, or the window has closed."
+    ),
+}
 
 
 def _is_arbiter(user: Any) -> bool:
@@ -34,14 +47,14 @@ def _pool(pool_id: int) -> RatingPool:
     return pool
 
 
-def _int_param(request: Request, name: str, default: int | None = None) -> int | None:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise ApiError(400, "invalid", f"The {name} parameter must be a whole number.") from None
+def _player(username: str) -> Any:
+    # PostgreSQL refuses a NUL in text, and no username holds one: no such player, not a 500.
+    user = (
+        None if "\x00" in username else get_user_model().objects.filter(username=username).first()
+    )
+    if user is None:
+        raise ApiError(404, "not_found", f"There is no player {username!r}.")
+    return user
 
 
 class PoolListView(APIView):
@@ -65,11 +78,10 @@ class LeaderboardView(APIView):
     )
     def get(self, request: Request, pool_id: int) -> Response:
         pool = _pool(pool_id)
-        limit = max(1, min(_int_param(request, "limit", 100) or 100, 1000))
-        offset = max(0, _int_param(request, "offset", 0) or 0)
-        rows = selectors.leaderboard(
-            pool=pool, club_id=_int_param(request, "club"), limit=limit, offset=offset
-        )
+        limit = query_int(request, "limit", default=100, minimum=1, maximum=1000) or 100
+        offset = query_int(request, "offset", default=0) or 0
+        club_id = query_int(request, "club")
+        rows = selectors.leaderboard(pool=pool, club_id=club_id, limit=limit, offset=offset)
         data = {
             "pool": pool,
             "provisional_games": selectors.provisional_games(),
@@ -84,9 +96,7 @@ class HistoryView(APIView):
     @extend_schema(responses=serializers.HistorySerializer)
     def get(self, request: Request, pool_id: int, username: str) -> Response:
         pool = _pool(pool_id)
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise ApiError(404, "not_found", f"There is no player {username!r}.")
+        user = _player(username)
         changes = selectors.player_history(pool=pool, player_id=user.pk).select_related("game")
         data = {"pool": pool, "username": username, "changes": changes}
         return Response(serializers.HistorySerializer(data).data)
@@ -97,9 +107,7 @@ class PlayerRatingsView(APIView):
 
     @extend_schema(responses=serializers.PlayerRatingSerializer(many=True))
     def get(self, request: Request, username: str) -> Response:
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise ApiError(404, "not_found", f"There is no player {username!r}.")
+        user = _player(username)
         threshold = selectors.provisional_games()
         rows = [
             {
@@ -120,10 +128,13 @@ class RecomputeListView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("pool", int, description="Only this pool's jobs.")],
-        responses=serializers.RecomputeJobSerializer(many=True),
+        responses={
+            200: serializers.RecomputeJobSerializer(many=True),
+            404: OpenApiResponse(ERROR, description="No such rating pool."),
+        },
     )
     def get(self, request: Request) -> Response:
-        pool_id = _int_param(request, "pool")
+        pool_id = query_int(request, "pool")
         jobs = selectors.recompute_jobs(pool=_pool(pool_id) if pool_id else None)[:50]
         return Response(serializers.RecomputeJobSerializer(jobs, many=True).data)
 
@@ -196,13 +207,14 @@ class DisputeListView(APIView):
         wanted = request.query_params.get("status")
         if wanted and wanted not in Dispute.Status.values:
             raise ApiError(400, "invalid", f"status must be one of {', '.join(Dispute.Status)}.")
-        found = selectors.dispute_list(status=wanted, stream_id=request.query_params.get("stream"))
+        found = selectors.dispute_list(status=wanted, stream_id=query_uuid(request, "stream"))
         if not _is_arbiter(request.user):
             found = found.filter(opened_by=request.user)
         return Response(serializers.DisputeSerializer(found[:200], many=True).data)
 
     @extend_schema(
-        request=serializers.DisputeOpenSerializer, responses={201: serializers.DisputeSerializer}
+        request=serializers.DisputeOpenSerializer,
+        responses={201: serializers.DisputeSerializer, **_REFUSED},
     )
     def post(self, request: Request) -> Response:
         body = serializers.DisputeOpenSerializer(data=request.data)
@@ -239,7 +251,8 @@ class RulingView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=serializers.RulingSerializer, responses=serializers.RulingOutcomeSerializer
+        request=serializers.RulingSerializer,
+        responses={200: serializers.RulingOutcomeSerializer, **_REFUSED},
     )
     def post(self, request: Request, dispute_id: int) -> Response:
         body = serializers.RulingSerializer(data=request.data)

@@ -21,7 +21,9 @@ from tournaments.models import (
 
 # -- tournaments -------------------------------------------------------------------------------
 class TournamentOut(serializers.ModelSerializer):
-    club = serializers.CharField(source="club.name", default=None, read_only=True)
+    club = serializers.CharField(
+        source="club.name", default=None, allow_null=True, read_only=True, help_text="Null: none."
+    )
     organisers = serializers.SerializerMethodField()
     game = serializers.CharField(source="game_id", read_only=True)
     game_name = serializers.SerializerMethodField(help_text="The game's name for people to read.")
@@ -98,7 +100,9 @@ class TournamentPatchIn(serializers.Serializer):
 class RegistrationOut(serializers.ModelSerializer):
     name = serializers.CharField(source="player.display_name", read_only=True)
     username = serializers.CharField(source="player.user.username", read_only=True)
-    club = serializers.CharField(source="player.club.name", default=None, read_only=True)
+    club = serializers.CharField(
+        source="player.club.name", default=None, allow_null=True, read_only=True
+    )
 
     class Meta:
         model = Registration
@@ -217,9 +221,11 @@ class ResultIn(serializers.Serializer):
 
 class ResultOut(serializers.ModelSerializer):
     submitted_by = serializers.CharField(
-        source="submitted_by.username", default=None, read_only=True
+        source="submitted_by.username", default=None, allow_null=True, read_only=True
     )
-    decided_by = serializers.CharField(source="decided_by.username", default=None, read_only=True)
+    decided_by = serializers.CharField(
+        source="decided_by.username", default=None, allow_null=True, read_only=True
+    )
     confirmed_by = serializers.SerializerMethodField()
 
     class Meta:

@@ -26,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.core.errors import EngineError
+from herald.params import BadNumber, whole_number
 from tournaments import pairing, selectors
 from tournaments.errors import (
     InvalidInput,
@@ -429,6 +430,15 @@ def _parse_players_csv(text: str, tournament: Tournament) -> list[ImportRow]:
     return rows
 
 
+def _is_seed(raw: str) -> bool:
+    """ASCII digits up to PostgreSQL's integer (str.isdigit let "²" through to int())."""
+    try:
+        whole_number(raw, name="seed")
+    except BadNumber:
+        return False
+    return True
+
+
 def _row_problem(values: dict[str, str], seen: set[str], registered: set[str]) -> str | None:
     username, name = values.get("username", ""), values.get("display_name", "")
     if not username or not name:
@@ -444,7 +454,7 @@ def _row_problem(values: dict[str, str], seen: set[str], registered: set[str]) -
     if username in registered:
         return f"{username!r} is already registered"
     seed = values.get("seed", "")
-    if seed and (not seed.isdigit()):
+    if seed and not _is_seed(seed):
         return f"the seed {seed!r} is not a whole number of 0 or more"
     email = values.get("email", "")
     if email:

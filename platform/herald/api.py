@@ -5,11 +5,20 @@ Every error leaves as ``{"error": "<code>", "detail": "<sentence>", ...}``.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from herald.params import MAX_WHOLE_NUMBER, BadNumber, whole_number
 
 _CODES = {
     status.HTTP_400_BAD_REQUEST: "bad_request",
@@ -53,7 +62,18 @@ def error_response(status_code: int, code: str, detail: str, **extra: Any) -> Re
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF exception handler that rewrites every error into the contract's body."""
+    """DRF exception handler that rewrites every error into the contract's body.
+
+    Besides DRF's own exceptions it answers the two kinds of bad input Django itself raises
+    (a body over the size limit, a value a model field cannot take); anything else is left
+    to be a 500, so a server bug is never passed off as the client's mistake.
+    """
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        detail = f"the request body is larger than {limit // 1024} KiB"
+        return error_response(status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, "too_large", detail)
+    if isinstance(exc, DjangoValidationError):
+        return error_response(status.HTTP_400_BAD_REQUEST, "invalid", " ".join(exc.messages))
     if isinstance(exc, ApiError):
         return error_response(exc.status_code, exc.error_code, str(exc.detail), **exc.extra)
     response = drf_exception_handler(exc, context)
@@ -73,3 +93,47 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
         response.data["fields"] = exc.detail
     return response
+
+
+def query_int(
+    request: Request,
+    name: str,
+    *,
+    default: int | None = None,
+    minimum: int = 0,
+    maximum: int = MAX_WHOLE_NUMBER,
+) -> int | None:
+    """The whole-number query parameter ``name`` (``default`` when absent or empty).
+
+    ASCII digits only, from ``minimum`` to ``maximum`` (herald.params.whole_number); anything
+    else is a 400 ``invalid`` naming the parameter.
+    """
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return whole_number(raw, name=name, minimum=minimum, maximum=maximum)
+    except BadNumber as exc:
+        raise ApiError(400, "invalid", str(exc)) from None
+
+
+def query_uuid(request: Request, name: str) -> uuid.UUID | None:
+    """The UUID query parameter ``name`` (None when absent or empty); 400 when malformed."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        return uuid.UUID(raw)
+    except ValueError:
+        detail = f"The query parameter {name!r} must be a UUID such as a stream's id."
+        raise ApiError(400, "invalid", detail) from None
+
+
+@csrf_exempt
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """The JSON 404 of every /api/ path that matches no endpoint (a malformed id included)."""
+    detail = (
+        f"There is no API endpoint at {request.path!r} (or an id in it has the wrong form); "
+        "the endpoints are listed at /api/schema/."
+    )
+    return JsonResponse({"error": "not_found", "detail": detail}, status=404)

@@ -1,10 +1,11 @@
 """Root URLconf: health, admin, the versioned API and its OpenAPI schema and docs."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from herald import views
+from herald.api import api_not_found
 
 api_v1 = [
     path("", include("events.urls")),
@@ -21,4 +22,7 @@ urlpatterns = [
     path("ratings/", include("ratings.urls_pages")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # Last: any other /api/ path (a malformed id included) is the API's JSON 404, not the
+    # site's HTML page, in DEBUG too. /api/schema and /api/docs keep APPEND_SLASH's redirect.
+    re_path(r"^api/(?!(schema|docs)$)", api_not_found, name="api-not-found"),
 ]
