@@ -72,7 +72,7 @@ class RecomputeJobAdmin(ReadOnlyAdmin):
 
 @admin.register(Verification)
 class VerificationAdmin(ReadOnlyAdmin):
-    list_display = ["stream_id", "ok", "verified_at"]
+    list_display = ["stream_id", "ok", "verified_at", "reverified_at"]
     list_filter = ["ok"]
     search_fields = ["stream_id"]
 
