@@ -8,6 +8,7 @@ spectator and sees only public information until the game ends.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -15,6 +16,7 @@ from uuid import UUID
 
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
@@ -97,6 +99,22 @@ def access_stream_for_user(user: Any, stream_id: UUID | str) -> StreamAccess:
     if not stream.public and access.seat is None and not access.privileged:
         raise StreamNotFound(f"there is no game stream {stream_id}")
     return access
+
+
+def streams_visible_to(user: Any, stream_ids: Iterable[UUID | str]) -> set[UUID]:
+    """Which of ``stream_ids`` the user may see, by :func:`access_stream_for_user`'s rule.
+
+    For lists that name many games at once (a rating history): a public stream, or a private
+    one the user plays in, or any stream for arbiters and staff. Unknown ids are left out.
+    """
+    wanted = set(stream_ids)
+    streams = Stream.objects.filter(pk__in=wanted)
+    if not is_privileged(user):
+        visible = Q(public=True)
+        if getattr(user, "is_authenticated", False):
+            visible |= Q(seats__user_id=user.pk)
+        streams = streams.filter(visible)
+    return set(streams.values_list("pk", flat=True).distinct())
 
 
 # The user's columns the move endpoint reads; the others stay deferred (Django loads a

@@ -19,7 +19,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from herald.admin import ReadOnlyAdmin
-from ratings.disputes import DisputeError, dispute_rule
+from ratings.disputes import DisputeError, check_may_rule, dispute_rule
 from ratings.forms import RulingForm
 from ratings.models import (
     Dispute,
@@ -72,7 +72,7 @@ class RecomputeJobAdmin(ReadOnlyAdmin):
 
 @admin.register(Verification)
 class VerificationAdmin(ReadOnlyAdmin):
-    list_display = ["stream_id", "ok", "verified_at"]
+    list_display = ["stream_id", "ok", "verified_at", "reverified_at"]
     list_filter = ["ok"]
     search_fields = ["stream_id"]
 
@@ -101,10 +101,16 @@ class DisputeAdmin(ReadOnlyAdmin):
         return bool(request.user.is_staff)
 
     def may_rule(self, request: HttpRequest) -> bool:
-        """Whoever the API lets rule (``events.access.is_privileged``, as ``dispute_rule`` checks)."""
-        from events.access import is_privileged  # as the API does: ratings migrates without events
+        """Whoever the API lets rule (``check_may_rule``, the check ``dispute_rule`` makes).
 
-        return is_privileged(request.user)
+        Whether they play in the dispute's game is checked when they rule: the form then shows
+        the service's refusal (403).
+        """
+        try:
+            check_may_rule(request.user)
+        except DisputeError:
+            return False
+        return True
 
     def get_urls(self) -> list[URLPattern]:
         # Before the model's own URLs: their "<path:object_id>/" would take ".../ruling/" too.

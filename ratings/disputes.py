@@ -108,10 +108,7 @@ def dispute_rule(
     The ruling is appended to the stream as an event; ratings are recomputed from the game on
     (a Celery job, queued on commit) and the tournament table follows.
     """
-    from events.access import is_privileged
-
-    if not is_privileged(arbiter):
-        raise DisputeError("Only an arbiter or staff member rules on disputes.", status=403)
+    check_may_rule(arbiter)
     if ruling not in Dispute.Ruling.values:
         raise DisputeError(
             f"Unknown ruling {ruling!r}; rulings: {', '.join(Dispute.Ruling.values)}."
@@ -124,6 +121,7 @@ def dispute_rule(
             raise DisputeError(f"There is no dispute {dispute_id}.", code="not_found", status=404)
         if dispute.status != Dispute.Status.OPEN:
             raise DisputeError("This dispute has already been ruled on.", code="ruled", status=409)
+        check_may_rule(arbiter, dispute)
         data = _ruling_data(
             dispute, ruling=ruling, ranks=ranks, scores=scores, from_move=from_move, arbiter=arbiter
         )
@@ -139,6 +137,31 @@ def dispute_rule(
         dispute.save()
         services.standings_follow(stream_id=dispute.stream_id, by=arbiter)
     return dispute
+
+
+def check_may_rule(user: Any, dispute: Dispute | None = None) -> None:
+    """Refuse (403 ``forbidden``) whoever may not rule: the one check of the API and the admin.
+
+    Only arbiters and staff rule (``events.access.is_privileged``), and never on a game they
+    play in: a seated arbiter or staff member has a stake in the result, so another arbiter or
+    staff member rules. Without ``dispute``, only the first part is checked (before the dispute
+    is looked up, so that a refused user does not learn which disputes exist).
+    """
+    from events.access import is_privileged
+    from events.models import StreamSeat
+
+    if not is_privileged(user):
+        raise DisputeError(
+            "Only an arbiter or staff member rules on disputes.", code="forbidden", status=403
+        )
+    if dispute is not None and (
+        StreamSeat.objects.filter(stream_id=dispute.stream_id, user_id=user.pk).exists()
+    ):
+        raise DisputeError(
+            "You play in this game: another arbiter or staff must rule.",
+            code="forbidden",
+            status=403,
+        )
 
 
 def _append_ruling(

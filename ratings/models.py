@@ -196,6 +196,12 @@ class Verification(models.Model):
     ok = models.BooleanField()
     checks = models.JSONField()
     verified_at = models.DateTimeField(auto_now=True)
+    reverified_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="When the periodic re-verification last checked the game again.",
+    )
 
     class Meta:
         ordering = ["-verified_at"]

@@ -84,6 +84,15 @@ def player_history(*, pool: RatingPool, player_id: int) -> QuerySet[RatingChange
     )
 
 
+def streams_hidden_from(viewer: Any, *, stream_ids: list[uuid.UUID]) -> set[uuid.UUID]:
+    """Which of ``stream_ids`` ``viewer`` may not see: private games they neither play in nor
+    arbitrate (``events.access.streams_visible_to``, the event store's rule)."""
+    from events.access import streams_visible_to
+
+    wanted = set(stream_ids)
+    return wanted - streams_visible_to(viewer, wanted) if wanted else set()
+
+
 def player_ratings(*, player_id: int) -> QuerySet[Rating]:
     """A player's ratings in every pool they have played in."""
     return Rating.objects.filter(player_id=player_id, games__gt=0).select_related("pool")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from ratings.models import Dispute, RatingChange, RatingPool, RecomputeJob
@@ -44,7 +46,9 @@ class PlayerRatingSerializer(serializers.Serializer[Any]):
 
 
 class ChangeSerializer(serializers.ModelSerializer[RatingChange]):
-    stream = serializers.UUIDField(source="stream_id")
+    stream = serializers.SerializerMethodField(
+        help_text="The game's stream; null for a private game the viewer may not see."
+    )
     completed_at = serializers.DateTimeField(source="game.completed_at")
 
     class Meta:
@@ -60,6 +64,13 @@ class ChangeSerializer(serializers.ModelSerializer[RatingChange]):
             "mu_after",
             "sigma_after",
         ]
+
+    @extend_schema_field(OpenApiTypes.UUID)
+    def get_stream(self, change: RatingChange) -> str | None:
+        """The stream id, unless the view says the viewer may not see that game."""
+        if change.stream_id in self.context.get("hidden_streams", ()):
+            return None
+        return str(change.stream_id)
 
 
 class HistorySerializer(serializers.Serializer[Any]):
@@ -93,6 +104,20 @@ class RecomputeJobSerializer(serializers.ModelSerializer[RecomputeJob]):
         if job.status == RecomputeJob.Status.DONE:
             return 1.0
         return job.done / job.total if job.total else 0.0
+
+
+class PublicRecomputeJobSerializer(RecomputeJobSerializer):
+    """A job as anyone but arbiters and staff sees it: its progress, not why it runs.
+
+    The reason names the dispute and who opened it, and ``from_stream_id`` the game.
+    """
+
+    class Meta(RecomputeJobSerializer.Meta):
+        fields = [
+            name
+            for name in RecomputeJobSerializer.Meta.fields
+            if name not in {"reason", "from_stream_id", "error"}
+        ]
 
 
 class RecomputeRequestSerializer(serializers.Serializer[Any]):

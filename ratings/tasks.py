@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 
 from ratings import services, verification
 
@@ -46,3 +47,14 @@ def recompute_pool(job_id: int) -> int:
 def sweep() -> dict[str, int]:
     """Catch up on work a lost message left behind: unverified finished games, waiting games."""
     return services.ratings_sweep()
+
+
+@shared_task(name="ratings.reverify_finished", acks_late=True)
+def reverify_finished(batch: int | None = None, streams: list[str] | None = None) -> dict[str, int]:
+    """Check again the finished games verified longest ago (beat, hourly by default).
+
+    ``batch`` defaults to ``settings.HERALD_REVERIFY_BATCH``; ``streams`` limits the run to
+    those stream ids. A new failure opens a dispute and holds the game (the service says how).
+    """
+    limit = batch if batch is not None else settings.HERALD_REVERIFY_BATCH
+    return verification.finished_games_reverify(limit=limit, stream_ids=streams)

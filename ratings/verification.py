@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
 
 from engine.core import replay_compatible
 from ratings import selectors, services
@@ -122,12 +125,16 @@ def _open_automatic_dispute(stream: Any, check: str, detail: str) -> Dispute:
     existing = Dispute.objects.filter(stream_id=stream.pk, status=Dispute.Status.OPEN).first()
     if existing is not None:
         return existing
-    return Dispute.objects.create(
-        stream_id=stream.pk,
-        opened_by=None,
-        failed_check=check,
-        reason=f"Automatic: the {check.replace('_', ' ')} check failed: {detail}",
-    )
+    try:
+        with transaction.atomic():
+            return Dispute.objects.create(
+                stream_id=stream.pk,
+                opened_by=None,
+                failed_check=check,
+                reason=f"Automatic: the {check.replace('_', ' ')} check failed: {detail}",
+            )
+    except IntegrityError:  # a player (or another worker) opened one at the same moment
+        return Dispute.objects.get(stream_id=stream.pk, status=Dispute.Status.OPEN)
 
 
 def _checks_or_refusal(stream: Any) -> dict[str, Any]:
@@ -150,3 +157,93 @@ def game_verify_and_rate(*, stream_id: uuid.UUID | str) -> VerifyOutcome:
     if outcome.verification is not None and outcome.verification.ok:
         services.standings_follow(stream_id=outcome.verification.stream_id)
     return outcome
+
+
+# -- re-verifying finished games -------------------------------------------------------------------
+
+#: Games checked again per run of the periodic task (``settings.HERALD_REVERIFY_BATCH``).
+REVERIFY_BATCH = 200
+
+
+@dataclass(frozen=True)
+class ReverifyOutcome:
+    """What checking one finished game again found and did."""
+
+    stream_id: uuid.UUID
+    ok: bool
+    dispute: Dispute | None = None
+
+
+def finished_games_reverify(
+    *, limit: int = REVERIFY_BATCH, stream_ids: Sequence[uuid.UUID | str] | None = None
+) -> dict[str, int]:
+    """Check again the ``limit`` verified games checked longest ago (or only ``stream_ids``).
+
+    A careful tamper (events edited and their hash chain recomputed) keeps a game "verified,
+    rated" until something replays it: this does, with the same checks as the first
+    verification. Games never checked again come first, then the oldest check. Returns how
+    many were checked, how many failed and how many disputes were opened.
+    """
+    records = Verification.objects.all()
+    if stream_ids is not None:
+        records = records.filter(stream_id__in=list(stream_ids))
+    order = (F("reverified_at").asc(nulls_first=True), "verified_at", "stream_id")
+    picked = list(records.order_by(*order).values_list("stream_id", flat=True)[: max(0, limit)])
+    counts = {"checked": 0, "failed": 0, "disputes": 0}
+    for stream_id in picked:
+        outcome = game_reverify(stream_id=stream_id)
+        if outcome is None:
+            continue
+        counts["checked"] += 1
+        counts["failed"] += not outcome.ok
+        counts["disputes"] += outcome.dispute is not None
+    return counts
+
+
+def game_reverify(*, stream_id: uuid.UUID | str) -> ReverifyOutcome | None:
+    """Check a verified, finished game again; on a new failure, open a dispute and hold it.
+
+    A new failure is one the record did not show already (it passed, or failed another check
+    first): the record is marked failed, a dispute is opened by verification (not a second one
+    while one is open) and the game stops counting until an arbiter rules, its pool re-rated
+    from it on, as when its first verification fails. A failure already recorded only updates
+    the time of the check, so a game an arbiter upheld is not disputed again every hour.
+    Returns None when there is nothing to check (no record, the game is not finished, or
+    another worker is checking it).
+    """
+    from events.models import Stream
+
+    stream = Stream.objects.filter(pk=stream_id).first()
+    if stream is None or not stream.is_finished:
+        return None
+    with transaction.atomic():
+        record = (
+            Verification.objects.select_for_update(skip_locked=True)
+            .filter(stream_id=stream.pk)
+            .first()
+        )
+        if record is None:
+            return None
+        report = _checks_or_refusal(stream)
+        failed = first_failure(report["checks"]) if not report["ok"] else None
+        known = None if record.ok else first_failure(record.checks)
+        record.reverified_at = timezone.now()
+        if failed is None or failed == known:
+            record.save(update_fields=["reverified_at"])
+            return ReverifyOutcome(stream.pk, ok=failed is None)
+        record.ok, record.checks = False, report["checks"]
+        record.save(update_fields=["ok", "checks", "reverified_at"])
+        detail = report["checks"][failed]["detail"]
+        dispute = _open_automatic_dispute(stream, failed, detail)
+        _hold_rated_game(stream.pk, reason=f"verification failed: {failed}")
+    logger.warning("stream %s failed re-verification (%s)", stream.pk, failed)
+    return ReverifyOutcome(stream.pk, ok=False, dispute=dispute)
+
+
+def _hold_rated_game(stream_id: uuid.UUID, *, reason: str) -> None:
+    """Stop counting a rated game until a ruling, and re-rate its pool from it on (a job)."""
+    rated = selectors.rated_game_of(stream_id=stream_id)
+    if rated is None or rated.status == RatedGame.Status.EXCLUDED:
+        return
+    services.rated_game_exclude(stream_id=stream_id, reason=reason)
+    services.recompute_request(pool=rated.pool, reason=reason, from_game=rated)

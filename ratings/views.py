@@ -97,9 +97,15 @@ class HistoryView(APIView):
     def get(self, request: Request, pool_id: int, username: str) -> Response:
         pool = _pool(pool_id)
         user = _player(username)
-        changes = selectors.player_history(pool=pool, player_id=user.pk).select_related("game")
+        changes = list(
+            selectors.player_history(pool=pool, player_id=user.pk).select_related("game")
+        )
+        hidden = selectors.streams_hidden_from(
+            request.user, stream_ids=[c.stream_id for c in changes]
+        )
         data = {"pool": pool, "username": username, "changes": changes}
-        return Response(serializers.HistorySerializer(data).data)
+        context = {"hidden_streams": hidden}
+        return Response(serializers.HistorySerializer(data, context=context).data)
 
 
 class PlayerRatingsView(APIView):
@@ -124,7 +130,10 @@ class PlayerRatingsView(APIView):
 
 
 class RecomputeListView(APIView):
-    """Recompute jobs (newest first); staff and arbiters start one for a pool."""
+    """Recompute jobs (newest first); staff and arbiters start one for a pool.
+
+    Only arbiters and staff see a job's reason, first game and error; others see its progress.
+    """
 
     @extend_schema(
         parameters=[OpenApiParameter("pool", int, description="Only this pool's jobs.")],
@@ -136,7 +145,14 @@ class RecomputeListView(APIView):
     def get(self, request: Request) -> Response:
         pool_id = query_int(request, "pool")
         jobs = selectors.recompute_jobs(pool=_pool(pool_id) if pool_id else None)[:50]
-        return Response(serializers.RecomputeJobSerializer(jobs, many=True).data)
+        return Response(_job_serializer(request.user)(jobs, many=True).data)
+
+
+def _job_serializer(user: Any) -> type[serializers.RecomputeJobSerializer]:
+    """Arbiters and staff see why a job runs (the dispute, who opened it); others its progress."""
+    if _is_arbiter(user):
+        return serializers.RecomputeJobSerializer
+    return serializers.PublicRecomputeJobSerializer
 
 
 class PoolRecomputeView(APIView):
@@ -167,14 +183,29 @@ class RecomputeDetailView(APIView):
         job = selectors.recompute_job_get(job_id=job_id)
         if job is None:
             raise ApiError(404, "not_found", f"There is no recompute job {job_id}.")
-        return Response(serializers.RecomputeJobSerializer(job).data)
+        return Response(_job_serializer(request.user)(job).data)
+
+
+def _visible_stream(user: Any, stream_id: Any) -> Any:
+    """The stream, through the event store's one door: 404 when missing or private to others."""
+    from events.access import access_stream_for_user
+    from events.errors import StreamNotFound
+
+    try:
+        return access_stream_for_user(user, stream_id).stream
+    except StreamNotFound:
+        raise ApiError(404, "not_found", f"There is no game stream {stream_id}.") from None
 
 
 class VerificationView(APIView):
-    """What the verification worker found for a stream, and how its game counts now."""
+    """What the verification worker found for a stream, and how its game counts now.
+
+    A private game's, like its stream, to its players, arbiters and staff only (404 to others).
+    """
 
     @extend_schema(responses=serializers.VerificationSerializer)
     def get(self, request: Request, stream_id: Any) -> Response:
+        _visible_stream(request.user, stream_id)
         verification = Verification.objects.filter(stream_id=stream_id).first()
         rated = selectors.rated_game_of(stream_id=stream_id)
         data = {

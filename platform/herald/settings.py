@@ -171,6 +171,15 @@ HERALD_PROVISIONAL_GAMES = env.int("HERALD_PROVISIONAL_GAMES", default=5)
 # and a periodic sweep catches up on anything a lost message left behind.
 HERALD_OUTBOX_ROUTES = {"game.ended": "ratings.verify_game"}
 CELERY_BEAT_SCHEDULE["ratings-sweep"] = {"task": "ratings.sweep", "schedule": 300.0}
+# Finished games are checked again, oldest check first, a batch per run: a tamper that
+# recomputed the hash chain then turns into a dispute (docs/ratings.md, Re-verification).
+HERALD_REVERIFY_EVERY_SECONDS = env.float("HERALD_REVERIFY_EVERY_SECONDS", default=3600.0)
+HERALD_REVERIFY_BATCH = env.int("HERALD_REVERIFY_BATCH", default=200)
+if HERALD_REVERIFY_EVERY_SECONDS > 0:
+    CELERY_BEAT_SCHEDULE["ratings-reverify"] = {
+        "task": "ratings.reverify_finished",
+        "schedule": HERALD_REVERIFY_EVERY_SECONDS,
+    }
 
 # Events: the outbox sweeper sends entries left pending (broker outage, crash after commit).
 CELERY_BEAT_SCHEDULE["events-sweep-outbox"] = {"task": "events.sweep_outbox", "schedule": 30.0}

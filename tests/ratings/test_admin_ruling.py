@@ -26,6 +26,7 @@ from ratings.models import Dispute, RatedGame, RecomputeJob
 from ratings.services import recompute_run
 from ratings.verification import game_verify_and_rate
 from tests.ratings.reference import rate_from_scratch
+from tests.ratings.tamper import stream_tamper
 from tests.users import make_user
 
 pytestmark = pytest.mark.django_db
@@ -160,7 +161,7 @@ def test_an_arbiter_upholds_a_failed_verification_through_the_form(
 ) -> None:
     streams = rated_history(3, finished)
     late = finished(4, bot_seed="admin-late")
-    Stream.objects.filter(pk=late.pk).update(engine_version="toy-0")
+    stream_tamper(late.pk, engine_version="toy-0")
     dispute = game_verify_and_rate(stream_id=late.pk).dispute
     assert dispute is not None
     assert RatedGame.objects.get(stream_id=late.pk).status == RatedGame.Status.EXCLUDED

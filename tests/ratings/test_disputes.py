@@ -18,6 +18,7 @@ from ratings.services import recompute_run
 from ratings.verification import game_verify_and_rate
 from tests.ratings.games import play_stream
 from tests.ratings.reference import rate_from_scratch
+from tests.ratings.tamper import stream_tamper
 
 pytestmark = pytest.mark.django_db
 
@@ -75,9 +76,7 @@ def test_only_a_seated_player_disputes_a_finished_game_with_a_reason(
 @override_settings(HERALD_DISPUTE_WINDOW_MINUTES=30)
 def test_the_dispute_window_closes(finished: Callable[..., Any], seated: list[Any]) -> None:
     stream = finished(2)
-    Stream.objects.filter(pk=stream.pk).update(
-        finished_at=stream.finished_at - dt.timedelta(minutes=31)
-    )
+    stream_tamper(stream.pk, finished_at=stream.finished_at - dt.timedelta(minutes=31))
     with pytest.raises(DisputeError, match="30 min after that") as closed:
         dispute_open(stream_id=stream.pk, user=seated[0], reason="too late?")
     assert closed.value.code == "dispute_window_closed"
@@ -140,7 +139,7 @@ def test_upholding_a_failed_verification_counts_the_game_again(
 ) -> None:
     streams = rated_history(3, finished)
     late = finished(4, bot_seed="late")
-    Stream.objects.filter(pk=late.pk).update(engine_version="toy-0")
+    stream_tamper(late.pk, engine_version="toy-0")
     outcome = game_verify_and_rate(stream_id=late.pk)
     assert outcome.dispute is not None
     assert RatedGame.objects.get(stream_id=late.pk).status == RatedGame.Status.EXCLUDED

@@ -9,10 +9,10 @@ import pytest
 from django.db import connection, transaction
 
 import engine
-from events.models import Stream
 from events.selectors import stream_verify
 from ratings.models import Dispute, RatedGame, RatingChange, Verification
 from ratings.verification import game_verify, game_verify_and_rate, stream_checks
+from tests.ratings.tamper import stream_tamper
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_a_forged_result_fails_verification_and_opens_a_dispute(
     ranks = stream.result["ranks"]
     forged = dict(stream.result, ranks=[len(ranks) + 1 - rank for rank in ranks])
     assert forged["ranks"] != ranks
-    Stream.objects.filter(pk=stream.pk).update(result=forged)
+    stream_tamper(stream.pk, result=forged)
     outcome = game_verify_and_rate(stream_id=stream.pk)
     assert outcome.verification is not None
     assert outcome.verification.ok is False
@@ -97,7 +97,7 @@ def test_an_edited_event_fails_the_hash_chain_check(finished: Callable[..., Any]
 
 def test_another_engine_version_cannot_vouch_for_a_game(finished: Callable[..., Any]) -> None:
     stream = finished(2)
-    Stream.objects.filter(pk=stream.pk).update(engine_version="toy-0")
+    stream_tamper(stream.pk, engine_version="toy-0")
     outcome = game_verify(stream_id=stream.pk)
     assert outcome.dispute is not None
     assert outcome.dispute.failed_check == "engine_version"
@@ -114,7 +114,7 @@ def test_a_later_engine_of_the_same_major_version_vouches_for_a_game(
     not yet verified game into a dispute; an older engine or another major version must."""
     stream = finished(2)
     monkeypatch.setattr(engine.get(stream.game), "engine_version", "1.2.0")
-    Stream.objects.filter(pk=stream.pk).update(engine_version=recorded)
+    stream_tamper(stream.pk, engine_version=recorded)
     outcome = game_verify(stream_id=stream.pk)
     assert outcome.verification is not None
     assert outcome.verification.ok is vouches
@@ -126,7 +126,7 @@ def test_a_later_engine_of_the_same_major_version_vouches_for_a_game(
 
 def test_a_game_this_server_cannot_replay_opens_a_dispute(finished: Callable[..., Any]) -> None:
     stream = finished(2)
-    Stream.objects.filter(pk=stream.pk).update(game="no-such-game")
+    stream_tamper(stream.pk, game="no-such-game")
     outcome = game_verify(stream_id=stream.pk)
     assert outcome.verification is not None
     assert outcome.verification.ok is False
