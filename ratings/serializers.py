@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -98,6 +98,11 @@ class RecomputeJobSerializer(serializers.ModelSerializer[RecomputeJob]):
             "started_at",
             "finished_at",
         ]
+        # Shown to arbiters and staff only (PublicRecomputeJobSerializer leaves them out).
+        extra_kwargs: ClassVar[dict[str, Any]] = {
+            name: {"required": False, "help_text": "arbiters and staff only"}
+            for name in ("reason", "from_stream_id", "error")
+        }
 
     def get_progress(self, job: RecomputeJob) -> float:
         """Share done, 0 to 1 (1 for a finished job with nothing to do)."""
