@@ -13,10 +13,10 @@ import pytest
 import schemathesis
 from django.contrib.auth.models import User
 from hypothesis import HealthCheck, given, settings
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
 from events.services import stream_open
+from tests.users import token_for
 
 pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db(transaction=True)]
 
@@ -26,7 +26,7 @@ EXAMPLES = 15
 
 def test_no_input_makes_the_game_api_fail_with_a_500(live_server: Any, players: list[User]) -> None:
     stream = stream_open(game_id="toy-draw", seats=players[:2])
-    token = Token.objects.create(user=players[0]).key
+    token = token_for(players[0])
     schema = schemathesis.openapi.from_url(f"{live_server.url}/api/schema/?format=json")
     results: list[Any] = list(schema.include(path_regex=GAME_API).get_all_operations())
     operations = [result.ok() for result in results]
