@@ -90,10 +90,10 @@ class Table:
 
 def make_tables(count: int) -> list[Table]:
     from django.contrib.auth.models import User
-    from rest_framework.authtoken.models import Token
 
     from events.services import stream_open
     from events.states import current_state
+    from herald.services import token_issue
 
     tables = []
     run = uuid.uuid4().hex[:8]
@@ -101,7 +101,7 @@ def make_tables(count: int) -> list[Table]:
         users = [User.objects.create(username=f"b{run}-{index}-{seat}") for seat in range(2)]
         stream = stream_open(game_id="toy-draw", seats=users, options={"turns": 100_000})
         state: Any = current_state(stream)
-        tokens = [Token.objects.create(user=user).key for user in users]
+        tokens = [token_issue(user)[1] for user in users]
         tables.append(Table(str(stream.pk), tokens, 1, [list(hand) for hand in state.hands]))
     return tables
 

@@ -17,13 +17,13 @@ from uuid import UUID
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Q
-from django.utils.translation import gettext_lazy as _
+from knox.models import AuthToken
+from knox.settings import CONSTANTS
 from rest_framework import exceptions
-from rest_framework.authentication import TokenAuthentication
-from rest_framework.authtoken.models import Token
 
 from events.errors import StreamNotFound
 from events.models import Stream, StreamSeat
+from herald.authentication import INACTIVE, ExpiringTokenAuthentication, token_key_of, token_match
 
 ARBITERS = "arbiters"
 ORGANISERS = "organisers"
@@ -122,11 +122,13 @@ def streams_visible_to(user: Any, stream_ids: Iterable[UUID | str]) -> set[UUID]
 USER_COLUMNS = frozenset({"id", "username", "is_active", "is_staff", "is_superuser"})
 
 
-class SeatTokenAuthentication(TokenAuthentication):
+class SeatTokenAuthentication(ExpiringTokenAuthentication):
     """Token authentication that also finds the user's seat at the URL's stream.
 
-    For the move endpoint: one query instead of two on every move. It answers exactly as
-    DRF's ``TokenAuthentication`` (same refusals); the seat is left on the user as
+    For the move endpoint: one query instead of two on every move. The query finds the stored
+    tokens sharing the token's first characters, with their user and seat; the digest and the
+    expiry are checked here, by :func:`herald.authentication.token_match`, so it answers exactly
+    as ``ExpiringTokenAuthentication`` (same refusals). The seat is left on the user as
     ``seat_found = (stream_id, seat or None)``, which :func:`seat_of` then uses.
     """
 
@@ -138,9 +140,10 @@ class SeatTokenAuthentication(TokenAuthentication):
         self.stream_id = stream_id if isinstance(stream_id, UUID) else None
         return super().authenticate(request)
 
-    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+    def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
         if self.stream_id is None:
-            return super().authenticate_credentials(key)
+            return super().authenticate_credentials(token)
+        key = token_key_of(token)
         user_model = get_user_model()
         fields = [f for f in user_model._meta.concrete_fields if f.attname in USER_COLUMNS]
         columns = ", ".join(f"u.{f.column}" for f in fields)
@@ -149,22 +152,23 @@ class SeatTokenAuthentication(TokenAuthentication):
         )
         with connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT {columns}, (SELECT min(s.seat) FROM {StreamSeat._meta.db_table} s"
+                f"SELECT t.digest, t.expiry, {columns}, (SELECT min(s.seat)"
+                f"  FROM {StreamSeat._meta.db_table} s"
                 "  WHERE s.stream_id = %s AND s.user_id = u.id)"
-                f" FROM {Token._meta.db_table} t JOIN {user_model._meta.db_table} u"
-                "  ON u.id = t.user_id WHERE t.key = %s",
-                [stream_pk, key],
+                f" FROM {AuthToken._meta.db_table} t JOIN {user_model._meta.db_table} u"
+                "  ON u.id = t.user_id WHERE t.token_key = %s",
+                [stream_pk, key[: CONSTANTS.TOKEN_KEY_LENGTH]],
             )
-            row = cursor.fetchone()
-        if row is None:
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
-        *values, seat = row
+            rows = cursor.fetchall()
+        digest, expiry, *values, seat = token_match(key, ((r[0], r[1], r) for r in rows))
         user = user_model.from_db(
             connection.alias,
             [f.attname for f in fields],
             [f.to_python(value) for f, value in zip(fields, values, strict=True)],
         )
         if not user.is_active:
-            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+            raise exceptions.AuthenticationFailed(INACTIVE)
         user.seat_found = (self.stream_id, seat)
-        return user, Token(key=key, user=user)
+        return user, AuthToken(
+            digest=digest, token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH], user=user, expiry=expiry
+        )

@@ -372,3 +372,26 @@ def describe_event(event: Event, game: Any = None) -> str:
             f"ruling by {payload.get('arbiter')}: {payload.get('kind')} — {payload.get('reason')}"
         )
     return event.type
+
+
+def stream_verify_cached(stream: Stream) -> dict[str, Any]:
+    """:func:`stream_verify`'s report, from Django's cache when nothing it depends on changed.
+
+    The key is (stream, version, installed engine version, hash format): a new event, an
+    engine upgrade or a new chain rule makes a new report; otherwise a repeated call (the API's
+    ``GET …/verify``) does not replay the game. Kept ``HERALD_VERIFY_CACHE_SECONDS``. The
+    verification worker and the admin call :func:`stream_verify` itself, never this.
+    """
+    from django.conf import settings
+    from django.core.cache import cache
+
+    try:
+        engine_version = game_of(stream).engine_version
+    except EngineError:  # a game this installation lacks: the report says so, uncached
+        return stream_verify(stream)
+    key = f"herald:verify:{stream.pk}:{stream.version}:{engine_version}:{stream.hash_format}"
+    report: dict[str, Any] | None = cache.get(key)
+    if report is None:
+        report = stream_verify(stream)
+        cache.set(key, report, timeout=settings.HERALD_VERIFY_CACHE_SECONDS)
+    return report

@@ -21,15 +21,6 @@ class VersionConflictSerializer(ErrorSerializer):
     current_version = serializers.IntegerField()
 
 
-class TokenRequestSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=4096, trim_whitespace=False)
-
-
-class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField()
-
-
 class GameSerializer(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()

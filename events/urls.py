@@ -5,7 +5,6 @@ from django.urls import URLPattern, URLResolver, path
 from events import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("auth/token", views.TokenView.as_view(), name="auth-token"),
     path("games", views.GameListView.as_view(), name="games"),
     path("streams", views.StreamListView.as_view(), name="streams"),
     path("streams/<uuid:stream_id>", views.StreamDetailView.as_view(), name="stream"),

@@ -11,13 +11,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth import get_user_model
 from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -35,6 +34,7 @@ from events.access import (
 )
 from events.hashing import NotCanonical
 from events.services import stream_append_move, stream_open
+from events.throttling import MoveThrottle, ReplayThrottle
 from herald.api import ApiError, query_int
 from herald.parsers import JSONParser
 
@@ -102,25 +102,6 @@ class StreamAPIView(APIView):
         if isinstance(exc, RequestDataTooBig):
             exc = _too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         return super().handle_exception(exc)
-
-
-class TokenView(StreamAPIView):
-    """Exchange a username and password for an API token."""
-
-    permission_classes = [AllowAny]
-    authentication_classes: list[Any] = []
-
-    @extend_schema(
-        request=serializers.TokenRequestSerializer,
-        responses={200: serializers.TokenSerializer, 400: ERROR},
-    )
-    def post(self, request: Request) -> Response:
-        data = _valid(serializers.TokenRequestSerializer, request)
-        user = authenticate(request, username=data["username"], password=data["password"])
-        if user is None:
-            raise ApiError(400, "invalid_credentials", "the username or password is wrong")
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
 
 
 def _valid(serializer_class: Callable[..., Any], request: Request) -> dict[str, Any]:
@@ -192,7 +173,8 @@ class StreamViewView(StreamAPIView):
 class MoveView(StreamAPIView):
     """Post a move for the caller's own seat, at the version the caller has seen."""
 
-    authentication_classes = [SessionAuthentication, SeatTokenAuthentication]
+    authentication_classes = [SeatTokenAuthentication, SessionAuthentication]
+    throttle_classes = [MoveThrottle]
 
     @extend_schema(
         request=serializers.MoveRequestSerializer,
@@ -285,6 +267,8 @@ class EventListView(StreamAPIView):
 class AuditView(StreamAPIView):
     """The full state after event ``at``, that event in words, and the chain's health to it."""
 
+    throttle_classes = [ReplayThrottle]  # each call replays the game up to ``at``
+
     @extend_schema(
         parameters=[OpenApiParameter("at", int, required=True, description="an event's seq")],
         responses=_responses(serializers.AuditSerializer, 400, 403, 404),
@@ -301,8 +285,13 @@ class AuditView(StreamAPIView):
 
 
 class VerifyView(StreamAPIView):
-    """Hash chain, seed commitment, replay and result checks (as the verification worker)."""
+    """Hash chain, seed commitment, replay and result checks (as the verification worker).
+
+    The report is cached per stream version, so a repeated call does not replay the game.
+    """
+
+    throttle_classes = [ReplayThrottle]
 
     @extend_schema(responses=_responses(serializers.VerifySerializer, 404))
     def get(self, request: Request, stream_id: str) -> Response:
-        return Response(selectors.stream_verify(_access(request, stream_id).stream))
+        return Response(selectors.stream_verify_cached(_access(request, stream_id).stream))

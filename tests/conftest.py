@@ -236,3 +236,11 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
             with connection.cursor() as cursor:
                 cursor.execute(f'ALTER DATABASE "{name}" SET herald.allow_event_truncate = on')
             connection.close()
+
+
+@pytest.fixture(autouse=True)
+def throttling_off(settings: Any) -> None:
+    """Rate limits and the login lockout off (``HERALD_THROTTLE``): the suite sends many requests
+    from one address and one user. Tests of throttling turn it back on (tests/platform/test_auth.py)."""
+    settings.HERALD_THROTTLE = False
+    settings.AXES_ENABLED = False

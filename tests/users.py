@@ -13,3 +13,10 @@ def make_user(
     for name in groups:
         user.groups.add(Group.objects.get_or_create(name=name)[0])
     return user
+
+
+def token_for(user: User) -> str:
+    """A new API token for ``user`` (as POST /api/v1/auth/token issues them)."""
+    from herald.services import token_issue
+
+    return token_issue(user)[1]

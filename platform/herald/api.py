@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from herald.params import MAX_WHOLE_NUMBER, BadNumber, whole_number
+from herald.throttling import throttled_detail
 
 _CODES = {
     status.HTTP_400_BAD_REQUEST: "bad_request",
@@ -89,6 +90,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if isinstance(response.data, dict)
         else response.data
     )
+    if isinstance(exc, exceptions.Throttled):  # DRF's sentence names no unit a person reads
+        detail = throttled_detail(exc.wait)
     response.data = {"error": code, "detail": detail}
     if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
         response.data["fields"] = exc.detail

@@ -1,8 +1,9 @@
 from django.apps import AppConfig
+from django.core import checks
 
 
 class HeraldConfig(AppConfig):
-    """The project's own small app: health checks and the worker heartbeat."""
+    """The project's own small app: health checks, the worker heartbeat, API tokens."""
 
     name = "herald"
     verbose_name = "Herald platform"
@@ -10,4 +11,7 @@ class HeraldConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the platform's tasks in every process, as the other apps do.
-        from herald import tasks  # noqa: F401
+        from herald import signals, tasks  # noqa: F401
+        from herald.checks import password_change_revokes_tokens
+
+        checks.register(password_change_revokes_tokens, checks.Tags.security)

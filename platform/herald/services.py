@@ -1,11 +1,15 @@
-"""Platform services: heartbeats and health."""
+"""Platform services: heartbeats, health and API tokens."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
+from knox.models import AuthToken
 
 from herald.models import Heartbeat
 
@@ -54,3 +58,32 @@ def _broker_status() -> str:
 def health_check() -> Health:
     """Check the database and the Celery broker right now."""
     return Health(database=_database_status(), broker=_broker_status())
+
+
+def token_issue(user: Any) -> tuple[AuthToken, str]:
+    """A new API token for ``user`` and the token itself, the only time it is known.
+
+    It expires ``HERALD_TOKEN_TTL_HOURS`` from now; the user's expired tokens are removed.
+    Only the token's digest is stored.
+    """
+    AuthToken.objects.filter(user=user, expiry__lte=timezone.now()).delete()
+    ttl = timedelta(hours=settings.HERALD_TOKEN_TTL_HOURS)
+    token, key = AuthToken.objects.create(user=user, expiry=ttl)
+    return token, key
+
+
+def token_revoke(token: AuthToken) -> None:
+    """Revoke one API token (logout)."""
+    AuthToken.objects.filter(digest=token.digest).delete()
+
+
+def tokens_revoke_all(user: Any) -> int:
+    """Revoke every API token of ``user`` (logout everywhere, a new password); how many."""
+    deleted, _ = AuthToken.objects.filter(user_id=user.pk).delete()
+    return deleted
+
+
+def tokens_purge_expired() -> int:
+    """Delete expired API tokens (they are refused anyway); how many went."""
+    deleted, _ = AuthToken.objects.filter(expiry__lte=timezone.now()).delete()
+    return deleted

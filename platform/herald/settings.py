@@ -6,6 +6,7 @@ tasks run eagerly in-process and a local-memory cache, so ``make run`` needs no 
 Production uses ``herald.settings_production``, which refuses an insecure ``SECRET_KEY``.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -29,7 +30,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "drf_spectacular",
     "herald",
     "events",
@@ -45,6 +47,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a login refused for too many failures into a 429.
+    "axes.middleware.AxesMiddleware",
+]
+
+# django-axes's backend first: it refuses a locked-out login before the password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "herald.urls"
@@ -117,6 +127,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule for passwords: Django calls every validator's password_changed() once a new
+    # password is saved (set_password + save: the admin, the password change and reset views,
+    # changepassword), and this one revokes the user's API tokens there.
+    {"NAME": "herald.authentication.RevokeTokensOnPasswordChange"},
 ]
 
 LANGUAGE_CODE = "en-gb"
@@ -131,15 +145,19 @@ STATICFILES_DIRS = [PLATFORM_DIR / "static"]
 LOGIN_URL = "/admin/login/"
 
 REST_FRAMEWORK = {
+    # Token first: its WWW-Authenticate header makes a missing or bad token a 401, not a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "herald.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "herald.schema.AutoSchema",
     "DEFAULT_PARSER_CLASSES": ["herald.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "herald.api.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Proxies in front of Herald that append to X-Forwarded-For (0: the client is REMOTE_ADDR,
+    # and a forged header cannot dodge the per-address throttles).
+    "NUM_PROXIES": env.int("HERALD_PROXY_COUNT", default=0),
 }
 
 # Bodies larger than this are refused with a 413 before any parsing.
@@ -183,3 +201,35 @@ if HERALD_REVERIFY_EVERY_SECONDS > 0:
 
 # Events: the outbox sweeper sends entries left pending (broker outage, crash after commit).
 CELERY_BEAT_SCHEDULE["events-sweep-outbox"] = {"task": "events.sweep_outbox", "schedule": 30.0}
+
+# API tokens (django-rest-knox): only a digest is stored; a token expires after this many hours
+# (a tournament weekend), and logout or a password change revokes it.
+HERALD_TOKEN_TTL_HOURS = env.float("HERALD_TOKEN_TTL_HOURS", default=72)
+REST_KNOX = {"TOKEN_TTL": timedelta(hours=HERALD_TOKEN_TTL_HOURS), "AUTH_HEADER_PREFIX": "Token"}
+CELERY_BEAT_SCHEDULE["herald-purge-tokens"] = {
+    "task": "herald.purge_expired_tokens",
+    "schedule": 3600.0,
+}
+
+# Throttling. HERALD_THROTTLE=false turns every throttle and the login lockout off (load tests,
+# fuzzing); the rates are DRF's "<n>/<second|minute|hour|day>".
+HERALD_THROTTLE = env.bool("HERALD_THROTTLE", default=True)
+HERALD_THROTTLE_RATES = {
+    "moves": env.str("HERALD_THROTTLE_MOVES", default="120/minute"),  # per user
+    "replay": env.str("HERALD_THROTTLE_REPLAY", default="30/minute"),  # per user or address
+}
+# A stream's verification report is cached per (stream, version, engine version, hash format).
+HERALD_VERIFY_CACHE_SECONDS = env.int("HERALD_VERIFY_CACHE_SECONDS", default=24 * 3600)
+
+# Logins (the API's token endpoint and Django's login forms): django-axes locks out an account,
+# and separately an address, after this many failures, for this long.
+AXES_ENABLED = HERALD_THROTTLE
+AXES_FAILURE_LIMIT = env.int("HERALD_LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("HERALD_LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# Attempts during a lockout do not extend it: someone guessing a player's password cannot keep
+# the player out for more than the cool-off.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "herald.authentication.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "herald.authentication.client_address"
+AXES_VERBOSE = False  # no banner in every management command

@@ -4,10 +4,13 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from herald import views
+from herald import auth_views, views
 from herald.api import api_not_found
 
 api_v1 = [
+    path("auth/token", auth_views.TokenView.as_view(), name="auth-token"),
+    path("auth/logout", auth_views.LogoutView.as_view(), name="auth-logout"),
+    path("auth/logout-all", auth_views.LogoutAllView.as_view(), name="auth-logout-all"),
     path("", include("events.urls")),
     path("", include("tournaments.urls")),
     path("", include("ratings.urls")),

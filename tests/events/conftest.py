@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from events.models import Stream
@@ -15,6 +14,7 @@ from events.services import stream_open
 from events.states import state_cache
 from tests.events import toy_game
 from tests.users import make_user as _make_user
+from tests.users import token_for
 
 
 @pytest.fixture(autouse=True)
@@ -61,8 +61,7 @@ def client_for(user: User | None) -> APIClient:
     """An API client authenticated with the user's token (anonymous for None)."""
     client = APIClient()
     if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
 

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 import requests
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 
 from events.models import Event, EventType, Stream
 from events.states import current_state, game_of, replay_stream, state_cache
+from tests.users import token_for
 
 pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db(transaction=True)]
 
@@ -58,7 +58,7 @@ class Player:
 @pytest.fixture
 def table(live_server: Any, open_stream: Callable[..., Stream], players: list[User]) -> Any:
     stream = open_stream(turns=500)
-    tokens = [Token.objects.create(user=user).key for user in players[:2]]
+    tokens = [token_for(user) for user in players[:2]]
     return stream, [Player(live_server.url, stream, tokens) for _ in range(CLIENTS)]
 
 

@@ -1,0 +1,25 @@
+"""System checks of the platform's settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core import checks
+
+REVOKER = "herald.authentication.RevokeTokensOnPasswordChange"
+
+
+def password_change_revokes_tokens(**kwargs: Any) -> list[checks.CheckMessage]:
+    """A new password must revoke the API tokens: the validator that does it must stay listed."""
+    names = [validator.get("NAME") for validator in settings.AUTH_PASSWORD_VALIDATORS]
+    if REVOKER in names:
+        return []
+    return [
+        checks.Error(
+            f"AUTH_PASSWORD_VALIDATORS lacks {REVOKER}: a new password would not revoke the "
+            "user's API tokens.",
+            hint=f'Keep {{"NAME": "{REVOKER}"}} in AUTH_PASSWORD_VALIDATORS.',
+            id="herald.E001",
+        )
+    ]
