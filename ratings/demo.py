@@ -59,6 +59,8 @@ def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> 
     _sqlite_without_fsync()
     admin, arbiter = _accounts()
     club = tournaments.club_get_or_create(name=CLUB)
+    # The admin runs the demo club's tournaments as its organiser (staff could anyway).
+    tournaments.club_member_add(club=club, user=admin, role="organiser")
     players = [_player(index, club) for index in range(1, PLAYERS + 1)]
     bots = _bots(players, seed)
     made = []

@@ -1,4 +1,4 @@
-"""Admin: clubs, players, tournaments with their rounds and registrations, result history.
+"""Admin: clubs with their members and organisers, players, tournaments with their rounds and registrations, result history.
 
 Results are read-only here: a correction is a new version made through the services (the
 organiser's API), never an edit of a stored version.
@@ -17,6 +17,7 @@ import engine
 from tournaments import games
 from tournaments.models import (
     Club,
+    ClubMembership,
     Player,
     Registration,
     Result,
@@ -29,10 +30,29 @@ from tournaments.models import (
 )
 
 
+class ClubMembershipInline(admin.TabularInline):
+    """A club's people: organisers run its tournaments, members may be registered in them."""
+
+    model = ClubMembership
+    extra = 0
+    fields = ["user", "role", "created_at"]
+    readonly_fields = ["created_at"]
+    autocomplete_fields = ["user"]
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "created_at"]
     search_fields = ["name"]
+    inlines = [ClubMembershipInline]
+
+
+@admin.register(ClubMembership)
+class ClubMembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "role", "created_at"]
+    list_filter = ["role", "club"]
+    search_fields = ["user__username", "club__name"]
+    autocomplete_fields = ["user", "club"]
 
 
 @admin.register(Player)

@@ -1,7 +1,8 @@
 """The tournaments API (mounted under /api/v1/): one view per operation, services do the work.
 
-Reads are public. Only a tournament's organisers (or staff) change it; a seated player reports
-and confirms their own table's result. Service errors leave as the contract's error body.
+Reads are public. Only the organisers of a tournament's club (or staff) create or change it;
+a seated player reports and confirms their own table's result. The services check the user
+they are given too; service errors leave as the contract's error body.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rest_framework.views import APIView
 from herald.api import ApiError
 from tournaments import selectors, services
 from tournaments.errors import NotAllowed, TournamentError
-from tournaments.models import Player, Registration, Result, Round, Table, Tournament
+from tournaments.models import Registration, Result, Round, Table, Tournament
 from tournaments.serializers import (
     CheckInIn,
     CutIn,
@@ -66,10 +67,11 @@ class TournamentView(APIView):
         return data
 
 
-def require_organiser(request: Request, tournament: Tournament) -> None:
-    """The one door for changes: the tournament's organisers and staff pass."""
-    if not selectors.user_is_organiser(request.user, tournament):
-        raise NotAllowed(f"Only the organisers of {tournament.name} may change it.")
+def require_organiser(
+    request: Request, tournament: Tournament, action: str = "change the tournament"
+) -> None:
+    """The door for changes: the organisers of the tournament's club and staff pass."""
+    services.check_organiser(request.user, tournament, action)
 
 
 # -- tournaments -------------------------------------------------------------------------------
@@ -82,7 +84,7 @@ class TournamentListView(TournamentView):
     @extend_schema(
         request=TournamentIn,
         responses={201: TournamentOut, **ERRORS},
-        summary="Create a tournament (the caller becomes its organiser)",
+        summary="Create a tournament for a club the caller organises (staff: any, or none)",
     )
     def post(self, request: Request) -> Response:
         data = self.body(TournamentIn, request)
@@ -90,7 +92,7 @@ class TournamentListView(TournamentView):
         tournament = services.tournament_create(
             organiser=request.user,
             game_id=data.pop("game"),
-            club=services.club_get_or_create(name=club_name) if club_name else None,
+            club=services.club_named(name=club_name, by=request.user) if club_name else None,
             **data,
         )
         return Response(TournamentOut(tournament).data, status=status.HTTP_201_CREATED)
@@ -138,34 +140,10 @@ class RegistrationListView(TournamentView):
     )
     def post(self, request: Request, pk: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
-        require_organiser(request, tournament)
+        require_organiser(request, tournament, "register players")
         data = self.body(RegistrationIn, request)
-        reg = services.registration_create(
-            tournament=tournament,
-            player=_player(data),
-            seed=data["seed"],
-            checked_in=data["checked_in"],
-        )
+        reg = services.registration_enter(tournament=tournament, by=request.user, **data)
         return Response(RegistrationOut(reg).data, status=status.HTTP_201_CREATED)
-
-
-def _player(data: dict[str, Any]) -> Player:
-    existing = Player.objects.filter(user__username=data["username"]).first()
-    if existing is not None:
-        return existing
-    if not data.get("display_name"):
-        from django.contrib.auth import get_user_model
-
-        user = get_user_model().objects.filter(username=data["username"]).first()
-        if user is not None:
-            return services.player_for_user(user=user)
-    club = services.club_get_or_create(name=data["club"]) if data["club"] else None
-    return services.player_create(
-        username=data["username"],
-        display_name=data.get("display_name", ""),
-        email=data["email"],
-        club=club,
-    )
 
 
 class RegistrationImportView(TournamentView):
@@ -176,9 +154,9 @@ class RegistrationImportView(TournamentView):
     )
     def post(self, request: Request, pk: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
-        require_organiser(request, tournament)
+        require_organiser(request, tournament, "import players")
         text = self.body(ImportIn, request)["csv"]
-        regs = services.players_import_csv(tournament=tournament, text=text)
+        regs = services.players_import_csv(tournament=tournament, text=text, by=request.user)
         return Response(RegistrationOut(regs, many=True).data, status=status.HTTP_201_CREATED)
 
 
@@ -216,7 +194,7 @@ class RoundListView(TournamentView):
     )
     def post(self, request: Request, pk: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
-        require_organiser(request, tournament)
+        require_organiser(request, tournament, "pair rounds")
         force = self.body(PairIn, request)["force"]
         round_ = services.round_pair_next(tournament=tournament, by=request.user, force=force)
         return Response(RoundOut(round_).data, status=status.HTTP_201_CREATED)
@@ -240,7 +218,7 @@ class RoundRepairView(TournamentView):
     )
     def post(self, request: Request, pk: int) -> Response:
         round_ = _round(pk)
-        require_organiser(request, round_.tournament)
+        require_organiser(request, round_.tournament, "pair rounds")
         new = services.round_repair(round_=round_, by=request.user)
         return Response(RoundOut(new).data, status=status.HTTP_201_CREATED)
 
@@ -261,7 +239,7 @@ class RoundReleaseView(TournamentView):
     )
     def post(self, request: Request, pk: int) -> Response:
         round_ = _round(pk)
-        require_organiser(request, round_.tournament)
+        require_organiser(request, round_.tournament, "release rounds")
         return Response(RoundOut(services.round_release(round_=round_, by=request.user)).data)
 
 

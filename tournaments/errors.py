@@ -51,3 +51,10 @@ class ResultConflict(TournamentError):
 
     status = 409
     code = "result_conflict"
+
+
+class TooLarge(TournamentError):
+    """More than Herald takes in one request (a CSV import over its row or size cap)."""
+
+    status = 413
+    code = "too_large"

@@ -1,4 +1,8 @@
-"""CSV exports of standings and pairings, written from the selectors' lines."""
+"""CSV exports of standings and pairings, written from the selectors' lines.
+
+Names and clubs are typed by people: a cell a spreadsheet would run as a formula is written as
+text (:func:`_text`), so opening an export never runs ``=HYPERLINK(...)`` from a display name.
+"""
 
 from __future__ import annotations
 
@@ -27,8 +31,8 @@ def standings_csv(lines: Sequence[StandingLine], tiebreakers: Sequence[str]) -> 
         writer.writerow(
             [
                 line.rank,
-                line.name,
-                line.club,
+                _text(line.name),
+                _text(line.club),
                 _number(line.points),
                 *(_number(line.tiebreaks.get(name, 0.0)) for name in tiebreakers),
                 line.games,
@@ -52,12 +56,21 @@ def pairings_csv(tables: Sequence[TableLine]) -> str:
                 [
                     table.number,
                     "" if table.is_bye else seat.seat,
-                    seat.name,
+                    _text(seat.name),
                     _number(seat.points),
                     "yes" if table.is_bye else "",
                 ]
             )
     return out.getvalue()
+
+
+#: What a spreadsheet takes as the start of a formula (OWASP's CSV injection list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text(value: str) -> str:
+    """A person's text as a cell: a leading single quote makes a would-be formula plain text."""
+    return f"'{value}" if value.startswith(FORMULA_STARTS) else value
 
 
 def _number(value: float) -> str:

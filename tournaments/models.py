@@ -25,6 +25,35 @@ class Club(models.Model):
         return self.name
 
 
+class ClubMembership(models.Model):
+    """A user's place in a club: a member, or an organiser who runs the club's tournaments.
+
+    Organisers are named by staff (in the admin); an organiser creates the club's tournaments,
+    registers and imports its players, pairs and releases rounds and enters results. Only the
+    club's members (and a user registering themself) may be entered by an existing account.
+    """
+
+    class Role(models.TextChoices):
+        MEMBER = "member", "Member"
+        ORGANISER = "organiser", "Organiser"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="club_membership_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}) in {self.club}"
+
+
 class Player(models.Model):
     """A person who plays: a user account with the name printed on pairings, and a club."""
 

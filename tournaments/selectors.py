@@ -15,6 +15,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from tournaments import pairing
 from tournaments.models import (
     Club,
+    ClubMembership,
     LateEntryAward,
     Player,
     Registration,
@@ -30,14 +31,57 @@ LIVE_STATES = (Round.State.CONFIRMED, Round.State.RELEASED)
 AnyUser = Any  # an authenticated user or AnonymousUser (no Django stubs here)
 
 
+#: The Django group of arbiters (``events.access.ARBITERS``), named again here so the
+#: tournaments app does not import the event store.
+ARBITERS = "arbiters"
+
+
 # -- permissions -------------------------------------------------------------------------------
+def user_is_staff(user: AnyUser) -> bool:
+    """True for an authenticated staff user: staff may do everything a club organiser does."""
+    return bool(user.is_authenticated and getattr(user, "is_staff", False))
+
+
+def club_role(user: AnyUser, club: Club | None) -> str | None:
+    """``"member"``, ``"organiser"`` or None: ``user``'s role in ``club``."""
+    if club is None or not user.is_authenticated:
+        return None
+    role: str | None = (
+        ClubMembership.objects.filter(club=club, user_id=user.pk)
+        .values_list("role", flat=True)
+        .first()
+    )
+    return role
+
+
+def user_organises_club(user: AnyUser, club: Club | None) -> bool:
+    """True for staff and for the organisers of ``club``."""
+    return user_is_staff(user) or club_role(user, club) == ClubMembership.Role.ORGANISER
+
+
 def user_is_organiser(user: AnyUser, tournament: Tournament) -> bool:
-    """True for the tournament's organisers and for staff."""
-    if not user.is_authenticated:
-        return False
-    if getattr(user, "is_staff", False):
-        return True
-    return tournament.organisers.filter(pk=user.pk).exists()
+    """True for staff and for the organisers of the tournament's club: they run it.
+
+    A tournament with no club is run by staff only. Being listed in ``Tournament.organisers``
+    (who created it) is not enough: the role comes from the club, so taking it away stops it.
+    """
+    return user_organises_club(user, tournament.club)
+
+
+def user_is_arbiter(user: AnyUser) -> bool:
+    """True for the members of the arbiters group (they rule on games, and so on results)."""
+    return bool(user.is_authenticated and user.groups.filter(name=ARBITERS).exists())
+
+
+def club_member_ids(club: Club | None, user_ids: Iterable[int]) -> set[int]:
+    """Those of ``user_ids`` who belong to ``club`` (as members or organisers)."""
+    if club is None:
+        return set()
+    return set(
+        ClubMembership.objects.filter(club=club, user_id__in=list(user_ids)).values_list(
+            "user_id", flat=True
+        )
+    )
 
 
 def user_seat(user: AnyUser, table: Table) -> int | None:

@@ -56,6 +56,12 @@ class LateEntryAwardField(serializers.ChoiceField):
         super().__init__(choices=LateEntryAward.choices, **kwargs)
 
 
+def points_field(**kwargs: Any) -> serializers.FloatField:
+    """A finite number within ``services.POINTS_LIMIT`` either way (points, bye points, scores)."""
+    limit = services.POINTS_LIMIT
+    return serializers.FloatField(min_value=-limit, max_value=limit, **kwargs)
+
+
 class TournamentIn(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     game = serializers.CharField(max_length=40, help_text="Game id, as in GET /api/v1/games.")
@@ -68,12 +74,12 @@ class TournamentIn(serializers.Serializer):
         child=serializers.IntegerField(min_value=1, max_value=12), required=False, min_length=1
     )
     points_by_rank = serializers.ListField(
-        child=serializers.FloatField(), required=False, min_length=1, max_length=12
+        child=points_field(), required=False, min_length=1, max_length=12
     )
     tiebreakers = serializers.ListField(
         child=serializers.CharField(), required=False, default=["opponents_points", "game_score"]
     )
-    bye_points = serializers.FloatField(required=False)
+    bye_points = points_field(required=False)
     late_entry_award = LateEntryAwardField(required=False)
     dispute_window_minutes = serializers.IntegerField(min_value=0, default=30)
     rounds_planned = serializers.IntegerField(min_value=1, max_value=99, required=False)
@@ -87,10 +93,10 @@ class TournamentPatchIn(serializers.Serializer):
         child=serializers.IntegerField(min_value=1, max_value=12), required=False, min_length=1
     )
     points_by_rank = serializers.ListField(
-        child=serializers.FloatField(), required=False, min_length=1, max_length=12
+        child=points_field(), required=False, min_length=1, max_length=12
     )
     tiebreakers = serializers.ListField(child=serializers.CharField(), required=False)
-    bye_points = serializers.FloatField(required=False)
+    bye_points = points_field(required=False)
     late_entry_award = LateEntryAwardField(required=False)
     dispute_window_minutes = serializers.IntegerField(min_value=0, required=False)
     rounds_planned = serializers.IntegerField(min_value=1, max_value=99, required=False)
@@ -211,7 +217,7 @@ class ResultIn(serializers.Serializer):
         child=serializers.IntegerField(min_value=1, max_value=12), min_length=1, max_length=12
     )
     scores = serializers.ListField(
-        child=serializers.FloatField(), required=False, default=list, max_length=12
+        child=points_field(), required=False, default=list, max_length=12
     )
     decide = serializers.BooleanField(
         default=False,

@@ -3,8 +3,11 @@
 Every function is keyword-only, checks its input, then changes state in one transaction: a
 request either happens whole or not at all. ORM rows become ``tournaments.pairing`` values in
 ``_pairing_inputs`` and a ``Pairing`` becomes rows in ``_save_draw``; nothing else here pairs.
-Permission checks live in the API (``selectors.user_is_organiser``); services trust their
-caller except where the rule is about the data itself (only a seated player reports a table).
+Services that act for a person take it as ``by`` and check it themselves: creating a
+tournament, registering and importing players, pairing and releasing rounds and entering
+results are for the organisers of the tournament's club and for staff (``check_organiser``).
+``by=None`` is Herald itself (a worker, a management command, a game's own result), never a
+request: every API view passes the user who asked.
 """
 
 from __future__ import annotations
@@ -13,31 +16,36 @@ import csv
 import io
 import itertools
 import logging
+import math
 import secrets
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine.core.errors import EngineError
-from herald.params import BadNumber, whole_number
 from tournaments import pairing, selectors
 from tournaments.errors import (
     InvalidInput,
     NotAllowed,
     ResultConflict,
     ResultsMissing,
+    TooLarge,
     WrongState,
 )
 from tournaments.games import game_facts, game_options
 from tournaments.models import (
     Club,
+    ClubMembership,
     Format,
     LateEntryAward,
     Player,
@@ -63,6 +71,74 @@ LATE_ENTRY_AWARD_REFUSAL = (
     'There is no late entry award "{input}": choose none (0 points), bye (the bye points) or '
     "half_bye (half the bye points) for each round a late entrant missed."
 )
+#: The largest points, bye points or game score (either sign). Plenty for any game, and far
+#: from where sums of them stop being exact or overflow to infinity in the standings.
+POINTS_LIMIT = 1_000_000
+
+
+# -- permissions -------------------------------------------------------------------------------
+def check_organiser(by: AbstractBaseUser | None, tournament: Tournament, action: str) -> None:
+    """Refuse ``by`` unless they run ``tournament``: its club's organisers, or staff.
+    ``None`` is Herald itself (see the module's docstring); ``action`` ends the refusal."""
+    if by is None or selectors.user_is_organiser(by, tournament):
+        return
+    if tournament.club is None:
+        raise NotAllowed(f"Only staff may {action}: {tournament.name} has no club.")
+    raise NotAllowed(
+        f"Only the organisers of {tournament.club.name} (or staff) may {action}: "
+        f"they run {tournament.name}."
+    )
+
+
+def _check_may_create(by: AbstractBaseUser, club: Club | None) -> None:
+    if selectors.user_is_staff(by):
+        return
+    if club is None:
+        raise NotAllowed(
+            "Only staff create a tournament with no club: name your club to create one for it."
+        )
+    if not selectors.user_organises_club(by, club):
+        raise NotAllowed(f"Only the organisers of {club.name} (or staff) create its tournaments.")
+
+
+def _check_may_enter(by: AbstractBaseUser | None, tournament: Tournament, player: Player) -> None:
+    """An existing account is entered only by itself, or when it belongs to the club."""
+    if by is None or selectors.user_is_staff(by) or by.pk == player.user_id:
+        return
+    if player.user_id not in selectors.club_member_ids(tournament.club, [player.user_id]):
+        raise NotAllowed(_not_a_member(tournament, player.display_name))
+
+
+def _not_a_member(tournament: Tournament, name: str) -> str:
+    club = tournament.club.name if tournament.club else "no club"
+    return (
+        f"{name} is not a member of {club}: a club registers its own members, "
+        "and a player from elsewhere registers themself (or asks staff)."
+    )
+
+
+def club_member_add(*, club: Club, user: AbstractBaseUser, role: str = "member") -> ClubMembership:
+    """Make ``user`` a member (or organiser) of ``club``; an existing role is changed to it.
+    For staff, the demo and tests: the admin is where people's roles are managed."""
+    if role not in ClubMembership.Role.values:
+        raise InvalidInput(f"A club role is member or organiser, not {role!r}.")
+    membership, _ = ClubMembership.objects.update_or_create(
+        club=club, user=user, defaults={"role": role}
+    )
+    return membership
+
+
+def club_named(*, name: str, by: AbstractBaseUser) -> Club:
+    """The existing club called ``name``; staff may also name a new one (it is created)."""
+    name = name.strip()
+    if selectors.user_is_staff(by):
+        return club_get_or_create(name=name)
+    club = Club.objects.filter(name=name).first()
+    if club is None:
+        raise NotAllowed(
+            f"There is no club called {name!r}: staff add clubs and name their organisers."
+        )
+    return club
 
 
 # -- clubs and players -------------------------------------------------------------------------
@@ -86,6 +162,8 @@ def player_create(
     player = Player(user=user, display_name=display_name, club=club)
     _full_clean(player)
     player.save()
+    if club is not None:
+        club_member_add(club=club, user=user)  # a new account listed under a club belongs to it
     return player
 
 
@@ -102,6 +180,8 @@ def _check_new_player(*, username: str, display_name: str, email: str) -> None:
         raise InvalidInput(f"The username or display name of {username!r} is too long.")
     if not display_name:
         raise InvalidInput(f"The player {username!r} needs a display name.")
+    if _has_control_characters(display_name) or _has_control_characters(email):
+        raise InvalidInput(f"The display name or e-mail of {username!r} holds a control character.")
     if User.objects.filter(username=username).exists():
         raise InvalidInput(f"The username {username!r} is already taken.")
     if email:
@@ -109,6 +189,11 @@ def _check_new_player(*, username: str, display_name: str, email: str) -> None:
             validate_email(email)
         except ValidationError:
             raise InvalidInput(f"{email!r} is not an e-mail address.") from None
+
+
+def _has_control_characters(text: str) -> bool:
+    """Line breaks, tabs, NUL and the like: nothing a name printed on pairings holds."""
+    return any(unicodedata.category(char) == "Cc" for char in text)
 
 
 def player_for_user(*, user: AbstractBaseUser) -> Player:
@@ -140,7 +225,11 @@ def tournament_create(
     rounds_planned: int | None = None,
     pairing_seed: str = "",
 ) -> Tournament:
-    """A tournament in registration, with one stage; sizes and points default from the game."""
+    """A tournament in registration, with one stage; sizes and points default from the game.
+
+    ``organiser`` creates it: an organiser of ``club``, or staff (the only ones who create a
+    tournament with no club)."""
+    _check_may_create(organiser, club)
     facts = game_facts(game_id)
     if edition and edition not in facts.editions:
         raise InvalidInput(
@@ -167,7 +256,7 @@ def tournament_create(
         table_allowed=allowed,
         points_by_rank=points,
         tiebreakers=_tiebreakers(tiebreakers),
-        bye_points=points[0] if bye_points is None else float(bye_points),
+        bye_points=points[0] if bye_points is None else _bye_points(bye_points),
         late_entry_award=_late_entry_award(late_entry_award),
         dispute_window_minutes=dispute_window_minutes,
         rounds_planned=rounds_planned,
@@ -214,10 +303,24 @@ def _points_by_rank(points: Sequence[float] | None, largest: int) -> list[float]
         return [float(p) for p in range(largest - 1, -1, -1)]
     if not points:
         raise InvalidInput("Points by rank need at least one value (the winner's points).")
-    values = [float(p) for p in points]
+    values = [_bounded(p, "Points by rank") for p in points]
     if any(a < b for a, b in itertools.pairwise(values)):
         raise InvalidInput("Points by rank must not grow with the rank: 1st place earns the most.")
     return values
+
+
+def _bounded(value: float, what: str) -> float:
+    """``value`` as a float, refused when it is not a number or beyond ``POINTS_LIMIT``."""
+    number = float(value)
+    if not math.isfinite(number) or abs(number) > POINTS_LIMIT:
+        raise InvalidInput(
+            f"{what} must be numbers between -{POINTS_LIMIT:,} and {POINTS_LIMIT:,}, not {value!r}."
+        )
+    return number
+
+
+def _bye_points(value: float) -> float:
+    return _bounded(value, "Bye points")
 
 
 def _tiebreakers(names: Sequence[str]) -> list[str]:
@@ -282,7 +385,7 @@ def tournament_update(
         tournament.tiebreakers = _tiebreakers(tiebreakers)
     changes = {
         "name": name.strip() if name is not None else None,
-        "bye_points": bye_points,
+        "bye_points": None if bye_points is None else _bye_points(bye_points),
         "late_entry_award": None
         if late_entry_award is None
         else _late_entry_award(late_entry_award),
@@ -319,10 +422,19 @@ def _last_played_round(tournament: Tournament) -> int:
 
 @transaction.atomic
 def registration_create(
-    *, tournament: Tournament, player: Player, seed: int = 0, checked_in: bool = False
+    *,
+    tournament: Tournament,
+    player: Player,
+    seed: int = 0,
+    checked_in: bool = False,
+    by: AbstractBaseUser | None = None,
 ) -> Registration:
     """Enter ``player``. Once the tournament runs this is a late entry, checked in at once,
-    playing from the next round to be paired."""
+    playing from the next round to be paired.
+
+    ``by`` must run the tournament, and enters only members of its club (or themself)."""
+    check_organiser(by, tournament, "register players")
+    _check_may_enter(by, tournament, player)
     if tournament.status == Tournament.Status.FINISHED:
         raise WrongState(f"{tournament.name} is finished: it takes no more players.")
     if tournament.registrations.filter(player=player).exists():
@@ -339,6 +451,78 @@ def registration_create(
     _full_clean(reg)
     reg.save()
     return reg
+
+
+@transaction.atomic
+def registration_enter(
+    *,
+    tournament: Tournament,
+    by: AbstractBaseUser | None,
+    username: str,
+    display_name: str = "",
+    email: str = "",
+    club: str = "",
+    seed: int = 0,
+    checked_in: bool = False,
+) -> Registration:
+    """Register the account ``username``, or a new player of that username.
+
+    An existing account keeps its display name and club (nothing here renames a player) and
+    must belong to the tournament's club, unless ``by`` enters themself. A new player is a
+    member of the tournament's club from now on; ``club`` is the club printed by their name.
+    """
+    check_organiser(by, tournament, "register players")
+    user = User.objects.filter(username=username.strip()).first()
+    if user is not None:
+        player = _profile(user, display_name)
+    else:
+        printed = _club_for_new_players(tournament, [club] if club else [], by)
+        player = player_create(
+            username=username,
+            display_name=display_name,
+            email=email,
+            club=printed.get(club.strip()) if club else None,
+        )
+        if tournament.club is not None:
+            ClubMembership.objects.get_or_create(club=tournament.club, user=player.user)
+    return registration_create(
+        tournament=tournament, player=player, seed=seed, checked_in=checked_in, by=by
+    )
+
+
+def _profile(user: AbstractBaseUser, display_name: str) -> Player:
+    """The account's player profile; ``display_name`` only names one that does not exist yet."""
+    player, _ = Player.objects.get_or_create(
+        user=user, defaults={"display_name": display_name.strip() or user.get_username()}
+    )
+    return player
+
+
+def _club_for_new_players(
+    tournament: Tournament, names: Sequence[str], by: AbstractBaseUser | None
+) -> dict[str, Club]:
+    """Name -> club for the clubs printed by new players' names (new names become clubs).
+
+    An existing club other than the tournament's is named only by its organisers or staff:
+    no club lists new accounts under another club's name."""
+    wanted = {name.strip() for name in names if name.strip()}
+    clubs = {club.name: club for club in Club.objects.filter(name__in=wanted)}
+    foreign = sorted(
+        name
+        for name, club in clubs.items()
+        if club != tournament.club
+        and by is not None
+        and not selectors.user_organises_club(by, club)
+    )
+    if foreign:
+        raise NotAllowed(
+            f"{foreign[0]} is another club: only its organisers list new players under its name."
+        )
+    missing = wanted - set(clubs)
+    if missing:
+        Club.objects.bulk_create([Club(name=name) for name in missing], ignore_conflicts=True)
+        clubs.update({club.name: club for club in Club.objects.filter(name__in=missing)})
+    return clubs
 
 
 def _first_round_open_to(tournament: Tournament) -> int:
@@ -381,29 +565,155 @@ class ImportRow:
 CSV_COLUMNS = ("display_name", "username", "email", "club", "seed")
 
 
+def import_limits() -> tuple[int, int]:
+    """(rows, bytes): the most one CSV import takes (settings HERALD_IMPORT_MAX_ROWS/BYTES)."""
+    return (
+        int(getattr(settings, "HERALD_IMPORT_MAX_ROWS", 500)),
+        int(getattr(settings, "HERALD_IMPORT_MAX_BYTES", 64 * 1024)),
+    )
+
+
 @transaction.atomic
-def players_import_csv(*, tournament: Tournament, text: str) -> list[Registration]:
+def players_import_csv(
+    *, tournament: Tournament, text: str, by: AbstractBaseUser | None = None
+) -> list[Registration]:
     """Create (or reuse) the players of a CSV and register them: every row, or none.
 
     Columns: display_name, username, email, club, seed (header line required; email, club and
-    seed may be empty). Every faulty row is named in one :class:`InvalidInput`.
+    seed may be empty). Every faulty row is named in one :class:`InvalidInput`; a CSV over
+    :func:`import_limits` is :class:`TooLarge`. An existing account is reused as it is (its
+    name and club unchanged) and must belong to the tournament's club; new accounts join it.
+    Whatever the size, a handful of queries: accounts, players and registrations are inserted
+    in bulk.
     """
+    check_organiser(by, tournament, "import players")
+    tournament = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("club")
+        .get(pk=tournament.pk)
+    )
+    if tournament.status == Tournament.Status.FINISHED:
+        raise WrongState(f"{tournament.name} is finished: it takes no more players.")
     rows = _parse_players_csv(text, tournament)
-    registrations = []
+    existing, errors = _existing_players(rows, tournament, by)
+    try:
+        clubs = _club_for_new_players(
+            tournament, [r.club for r in rows if r.username not in existing], by
+        )
+    except NotAllowed as exc:
+        errors.append(str(exc).rstrip("."))
+    if errors:
+        raise InvalidInput("Nothing was imported. " + "; ".join(errors) + ".", lines=errors)
+    try:
+        with transaction.atomic():
+            players = {**existing, **_players_bulk_create(rows, existing, clubs, tournament)}
+            return _registrations_bulk_create(tournament, rows, players)
+    except IntegrityError:
+        raise WrongState(
+            "Some of these accounts or registrations were created meanwhile: import again."
+        ) from None
+
+
+def _existing_players(
+    rows: Sequence[ImportRow], tournament: Tournament, by: AbstractBaseUser | None
+) -> tuple[dict[str, Player], list[str]]:
+    """Username -> the player profile of each existing account, and what is wrong with them."""
+    usernames = [r.username for r in rows]
+    users = dict(User.objects.filter(username__in=usernames).values_list("username", "pk"))
+    players = {
+        p.user.username: p
+        for p in Player.objects.filter(user__username__in=usernames).select_related("user", "club")
+    }
+    # Herald itself and staff enter anyone; an organiser enters the club's members and themself.
+    members = selectors.club_member_ids(tournament.club, users.values())
+    if by is None or selectors.user_is_staff(by):
+        members = set(users.values())
+    else:
+        members.add(by.pk)
+    errors = []
     for row in rows:
-        club = club_get_or_create(name=row.club) if row.club else None
-        existing = Player.objects.filter(user__username=row.username).first()
-        player = existing or player_create(
-            username=row.username, display_name=row.display_name, email=row.email, club=club
-        )
-        registrations.append(
-            registration_create(tournament=tournament, player=player, seed=row.seed)
-        )
-    return registrations
+        if row.username not in users:
+            continue
+        if row.username not in players:
+            problem = f"the username {row.username!r} belongs to an account with no player profile"
+        elif users[row.username] not in members:
+            problem = _not_a_member(tournament, repr(row.username)).rstrip(".")
+        else:
+            continue
+        errors.append(f"line {row.line}: {problem}")
+    return players, errors
+
+
+def _players_bulk_create(
+    rows: Sequence[ImportRow],
+    existing: Mapping[str, Player],
+    clubs: Mapping[str, Club],
+    tournament: Tournament,
+) -> dict[str, Player]:
+    """New accounts (no password: they set one with a reset) and their profiles, in bulk."""
+    new = [r for r in rows if r.username not in existing]
+    users = User.objects.bulk_create(
+        [
+            User(username=r.username, email=User.objects.normalize_email(r.email),
+                 password=make_password(None))
+            for r in new
+        ]
+    )  # fmt: skip
+    players = Player.objects.bulk_create(
+        [
+            Player(user=user, display_name=r.display_name, club=clubs.get(r.club))
+            for r, user in zip(new, users, strict=True)
+        ]
+    )
+    memberships = [
+        ClubMembership(club=club, user=player.user)
+        for player in players
+        for club in {tournament.club, player.club} - {None}
+    ]
+    ClubMembership.objects.bulk_create(memberships, ignore_conflicts=True)
+    return {player.user.username: player for player in players}
+
+
+def _registrations_bulk_create(
+    tournament: Tournament, rows: Sequence[ImportRow], players: Mapping[str, Player]
+) -> list[Registration]:
+    late = tournament.status == Tournament.Status.RUNNING and tournament.rounds.exists()
+    now = timezone.now()
+    first_round = _first_round_open_to(tournament) if late else None
+    return Registration.objects.bulk_create(
+        [
+            Registration(
+                tournament=tournament,
+                player=players[row.username],
+                seed=row.seed,
+                checked_in=late,
+                checked_in_at=now if late else None,
+                late_entry_round=first_round,
+            )
+            for row in rows
+        ]
+    )
 
 
 def _parse_players_csv(text: str, tournament: Tournament) -> list[ImportRow]:
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    max_rows, max_bytes = import_limits()
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise TooLarge(
+            f"The CSV is {size:,} bytes: one import takes at most {max_bytes:,} bytes "
+            f"({max_rows:,} players). Split it and import each part."
+        )
+    # newline="": the csv module reads line breaks itself, so a quoted field may hold one.
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=""))
+    try:
+        return _parse_rows(reader, tournament, max_rows)
+    except csv.Error as exc:
+        raise InvalidInput(f"The CSV cannot be read at line {reader.line_num}: {exc}.") from None
+
+
+def _parse_rows(
+    reader: csv.DictReader[str], tournament: Tournament, max_rows: int
+) -> list[ImportRow]:
     header = [h.strip() for h in reader.fieldnames or []]
     missing = [c for c in ("display_name", "username") if c not in header]
     if missing:
@@ -415,8 +725,15 @@ def _parse_players_csv(text: str, tournament: Tournament) -> list[ImportRow]:
     errors: list[str] = []
     seen: set[str] = set()
     registered = set(tournament.registrations.values_list("player__user__username", flat=True))
-    for line, raw in enumerate(reader, start=2):
-        values = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
+    for count, raw in enumerate(reader, start=1):
+        if count > max_rows:
+            raise TooLarge(
+                f"The CSV has more than {max_rows:,} players: one import takes at most "
+                f"{max_rows:,}. Split it and import each part."
+            )
+        line = reader.line_num
+        values = {k.strip(): (v or "").strip() for k, v in raw.items() if isinstance(k, str)}
+        values["username"] = User.normalize_username(values.get("username", ""))
         problem = _row_problem(values, seen, registered)
         if problem:
             errors.append(f"line {line}: {problem}")
@@ -430,43 +747,38 @@ def _parse_players_csv(text: str, tournament: Tournament) -> list[ImportRow]:
     return rows
 
 
-def _is_seed(raw: str) -> bool:
-    """ASCII digits up to PostgreSQL's integer (str.isdigit let "²" through to int())."""
-    try:
-        whole_number(raw, name="seed")
-    except BadNumber:
-        return False
-    return True
+#: The largest seed a CSV gives (seeds order players: 1 is the strongest).
+MAX_SEED = 1_000_000
 
 
 def _row_problem(values: dict[str, str], seen: set[str], registered: set[str]) -> str | None:
+    """What is wrong with one row, read alone (no query: accounts are looked up in bulk)."""
     username, name = values.get("username", ""), values.get("display_name", "")
+    email, club = values.get("email", ""), values.get("club", "")
     if not username or not name:
         return "display_name and username are both required"
     try:
         User.username_validator(username)
     except ValidationError:
         return f"the username {username!r} may only hold letters, digits and @ . + - _"
-    if len(username) > 150 or len(name) > 120 or len(values.get("club", "")) > 120:
-        return "a username (150), display name or club (120) is too long"
+    if len(username) > 150 or len(name) > 120 or len(club) > 120 or len(email) > 254:
+        return "a username (150), display name, club (120) or e-mail (254) is too long"
+    if any(_has_control_characters(v) for v in (name, club, email)):
+        return "a display name, club or e-mail holds a line break or another control character"
     if username in seen:
         return f"the username {username!r} appears twice"
     if username in registered:
         return f"{username!r} is already registered"
     seed = values.get("seed", "")
-    if seed and not _is_seed(seed):
+    if seed and not (seed.isascii() and seed.isdigit()):
         return f"the seed {seed!r} is not a whole number of 0 or more"
-    email = values.get("email", "")
+    if seed and int(seed) > MAX_SEED:
+        return f"the seed {seed} is too large (at most {MAX_SEED:,})"
     if email:
         try:
             validate_email(email)
         except ValidationError:
             return f"{email!r} is not an e-mail address"
-    if (
-        not Player.objects.filter(user__username=username).exists()
-        and User.objects.filter(username=username).exists()
-    ):
-        return f"the username {username!r} belongs to an account with no player profile"
     return None
 
 
@@ -643,8 +955,9 @@ def round_pair_next(
     """Draw the next round as a draft.
 
     Refused while a draft is open, and — unless ``force`` — while tables of earlier rounds
-    have no confirmed result (the refusal names them).
+    have no confirmed result (the refusal names them). ``by`` must run the tournament.
     """
+    check_organiser(by, tournament, "pair rounds")
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == Tournament.Status.FINISHED:
         raise WrongState(f"{tournament.name} is finished.")
@@ -713,6 +1026,7 @@ def _round_drawn(
 @transaction.atomic
 def round_repair(*, round_: Round, by: AbstractBaseUser | None = None) -> Round:
     """Draw the round again; the previous draft stays, marked superseded, for comparison."""
+    check_organiser(by, round_.tournament, "pair rounds")
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     if locked.state != Round.State.DRAFT:
         raise WrongState(f"Round {locked.number} is {locked.state}: only a draft can be re-paired.")
@@ -835,7 +1149,11 @@ def _renumber(round_: Round) -> None:
 
 @transaction.atomic
 def round_release(*, round_: Round, by: AbstractBaseUser | None = None) -> Round:
-    """Publish a confirmed round to the players and open a game stream per table."""
+    """Publish a confirmed round to the players and open a game stream per table.
+
+    Only those who run the tournament release it: opening its games is theirs, as opening any
+    game is for organisers, arbiters and staff."""
+    check_organiser(by, round_.tournament, "release rounds")
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     if locked.state != Round.State.CONFIRMED:
         raise WrongState(
@@ -909,7 +1227,7 @@ def _check_ranks(
             "Ranks must be 1-based with ties sharing a place and the next place skipped "
             f"(e.g. 1, 1, 3); got {', '.join(map(str, values))}."
         )
-    return values, [float(s) for s in scores]
+    return values, [_bounded(s, "Game scores") for s in scores]
 
 
 def _check_result_round(table: Table) -> None:
@@ -1002,8 +1320,12 @@ def result_enter(
     source: str = "organiser",
 ) -> Result:
     """The organiser enters (or corrects, or settles a conflict with) a table's result: a new
-    confirmed version; every earlier version is discarded."""
-    table = Table.objects.select_for_update().select_related("round").get(pk=table.pk)
+    confirmed version; every earlier version is discarded.
+
+    ``by`` runs the tournament, or is an arbiter (their rulings on a game land here)."""
+    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    if by is not None and not selectors.user_is_arbiter(by):
+        check_organiser(by, table.round.tournament, "enter results")
     _check_result_round(table)
     values, points = _check_ranks(table, ranks, scores)
     now = timezone.now()

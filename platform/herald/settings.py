@@ -184,6 +184,9 @@ LOGGING = {
 
 # Herald's own knobs.
 HERALD_PROVISIONAL_GAMES = env.int("HERALD_PROVISIONAL_GAMES", default=5)
+# Tournaments: the most one players CSV import takes (a bigger one is a 413: split it).
+HERALD_IMPORT_MAX_ROWS = env.int("HERALD_IMPORT_MAX_ROWS", default=500)
+HERALD_IMPORT_MAX_BYTES = env.int("HERALD_IMPORT_MAX_BYTES", default=64 * 1024)
 
 # Ratings: the outbox's "game.ended" entries go to the verification worker (which then rates),
 # and a periodic sweep catches up on anything a lost message left behind.

@@ -1,4 +1,5 @@
-"""Fixtures of the tournaments tests: an organiser and a Swiss tournament of tables of 4."""
+"""Fixtures of the tournaments tests: a club, its organiser and its Swiss tournament of
+tables of 4."""
 
 from __future__ import annotations
 
@@ -6,18 +7,27 @@ from typing import Any
 
 import pytest
 
-from tests.tournaments.factories import UserFactory, make_tournament
-from tournaments.models import Registration, Round, Tournament
+from tests.tournaments.factories import ClubFactory, UserFactory, make_tournament
+from tournaments import services
+from tournaments.models import Club, Registration, Round, Tournament
 
 
 @pytest.fixture
-def organiser(db: None) -> Any:
-    return UserFactory(username="organiser")
+def club(db: None) -> Club:
+    return ClubFactory(name="Les Pions")
 
 
 @pytest.fixture
-def tournament(organiser: Any) -> Tournament:
-    return make_tournament(organiser=organiser)
+def organiser(club: Club) -> Any:
+    """An organiser of ``club``: only a club's organisers (and staff) run its tournaments."""
+    user = UserFactory(username="organiser")
+    services.club_member_add(club=club, user=user, role="organiser")
+    return user
+
+
+@pytest.fixture
+def tournament(organiser: Any, club: Club) -> Tournament:
+    return make_tournament(organiser=organiser, club=club)
 
 
 def seated(round_: Round) -> list[int]:

@@ -8,7 +8,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from tournaments import services
-from tournaments.models import Club, Player, Registration, Tournament
+from tournaments.models import Club, ClubMembership, Player, Registration, Tournament
 
 GAME = "13-couronnes"  # 2 to 5 players: tables of 4 with some 3s or 5s
 
@@ -33,14 +33,22 @@ class ClubFactory(factory.django.DjangoModelFactory):
 class PlayerFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Player
+        skip_postgeneration_save = True  # the membership hook leaves the player as it is
 
     user = factory.SubFactory(UserFactory)
     display_name = factory.Sequence(lambda n: f"Player {n:03d}")
     club = factory.SubFactory(ClubFactory)
 
+    @factory.post_generation
+    def membership(obj: Player, create: bool, extracted: Any, **kwargs: Any) -> None:
+        """A player listed under a club is a member of it, as ``services.player_create`` makes."""
+        if create and obj.club is not None:
+            ClubMembership.objects.get_or_create(club=obj.club, user=obj.user)
+
 
 class TournamentFactory(factory.Factory):
-    """A tournament made through ``services.tournament_create``, as the API would."""
+    """A tournament made through ``services.tournament_create``, as the API would, for a club
+    its organiser organises (the role is given here: only a club's organisers create)."""
 
     class Meta:
         model = Tournament
@@ -48,6 +56,7 @@ class TournamentFactory(factory.Factory):
     name = factory.Sequence(lambda n: f"Thursday night {n}")
     game_id = GAME
     organiser = factory.SubFactory(UserFactory)
+    club = factory.SubFactory(ClubFactory)
     table_preferred = 4
     table_allowed = (3, 4, 5)
     points_by_rank = (4, 2, 1, 0, 0)
@@ -57,6 +66,10 @@ class TournamentFactory(factory.Factory):
 
     @classmethod
     def _create(cls, model_class: type, **kwargs: Any) -> Tournament:
+        if kwargs.get("club") is not None:
+            services.club_member_add(
+                club=kwargs["club"], user=kwargs["organiser"], role="organiser"
+            )
         return services.tournament_create(**kwargs)
 
 

@@ -52,10 +52,10 @@ def test_create_a_tournament_and_read_it_back(as_organiser: APIClient) -> None:
 
 def test_bad_input_is_a_400_with_a_sentence(as_organiser: APIClient) -> None:
     response = as_organiser.post(
-        "/api/v1/tournaments", {"name": "X", "game": "chess"}, format="json"
+        "/api/v1/tournaments", {"name": "X", "game": "chess", "club": "Les Pions"}, format="json"
     )
     assert_error(response, 400, "invalid", "unknown game 'chess'")
-    response = as_organiser.post("/api/v1/tournaments", {"game": GAME}, format="json")
+    response = as_organiser.post("/api/v1/tournaments", {"game": GAME, "club": "Les Pions"})
     assert_error(response, 400, "invalid", "name")
     assert not Tournament.objects.exists()
 
@@ -199,7 +199,8 @@ def test_register_check_in_drop_and_late_entry(
     services.round_confirm(round_=services.round_pair_next(tournament=tournament))
     dropped = as_organiser.post(f"/api/v1/registrations/{reg['id']}/drop").json()
     assert dropped["dropped_after_round"] == 1
-    late = as_organiser.post(url, {"username": make_player().user.username}, format="json").json()
+    member = make_player(club=tournament.club)  # only the club's members are registered by it
+    late = as_organiser.post(url, {"username": member.user.username}, format="json").json()
     assert (late["checked_in"], late["late_entry_round"]) == (True, 2)
 
 

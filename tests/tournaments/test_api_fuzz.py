@@ -55,7 +55,7 @@ FUZZ = settings(
 
 
 @FUZZ
-@given(body=bodies(TOURNAMENT_KEYS, {"name": "Open", "game": "13-couronnes"}))
+@given(body=bodies(TOURNAMENT_KEYS, {"name": "Open", "game": "13-couronnes", "club": "Les Pions"}))
 def test_creating_a_tournament_never_fails_with_a_500(organiser: Any, body: dict[str, Any]) -> None:
     client = APIClient()
     client.force_authenticate(organiser)

@@ -123,7 +123,12 @@ def test_the_api_sets_the_award_and_refuses_a_bad_one_with_a_sentence(organiser:
     api = client_for(organiser)
     created = api.post(
         "/api/v1/tournaments",
-        {"name": "Late night", "game": "13-couronnes", "late_entry_award": "half_bye"},
+        {
+            "name": "Late night",
+            "game": "13-couronnes",
+            "late_entry_award": "half_bye",
+            "club": "Les Pions",
+        },
     )
     assert created.status_code == 201, created.content
     assert created.json()["late_entry_award"] == "half_bye"
@@ -132,7 +137,8 @@ def test_the_api_sets_the_award_and_refuses_a_bad_one_with_a_sentence(organiser:
 
     for response in (
         api.post(
-            "/api/v1/tournaments", {"name": "X", "game": "13-couronnes", "late_entry_award": "all"}
+            "/api/v1/tournaments",
+            {"name": "X", "game": "13-couronnes", "late_entry_award": "all", "club": "Les Pions"},
         ),
         api.patch(url, {"late_entry_award": "double"}),
         api.patch(url, {"late_entry_award": 2}),

@@ -17,7 +17,7 @@ from tests.tournaments.factories import (
 )
 from tournaments import selectors, services
 from tournaments.errors import InvalidInput, NotAllowed, ResultConflict, ResultsMissing, WrongState
-from tournaments.models import Player, Registration, Result, Round, Tournament
+from tournaments.models import Club, Player, Registration, Result, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +33,12 @@ def play_round(round_: Round) -> None:
 
 
 # -- tournaments -------------------------------------------------------------------------------
-def test_a_tournament_takes_its_table_sizes_and_points_from_the_game(organiser: Any) -> None:
-    tournament = services.tournament_create(name="Open", game_id=GAME, organiser=organiser)
+def test_a_tournament_takes_its_table_sizes_and_points_from_the_game(
+    organiser: Any, club: Club
+) -> None:
+    tournament = services.tournament_create(
+        name="Open", game_id=GAME, organiser=organiser, club=club
+    )
     assert tournament.table_preferred == 4
     assert tournament.table_allowed == [3, 4, 5]
     assert tournament.points_by_rank == [4.0, 3.0, 2.0, 1.0, 0.0]
@@ -44,29 +48,29 @@ def test_a_tournament_takes_its_table_sizes_and_points_from_the_game(organiser: 
     assert tournament.status == Tournament.Status.REGISTRATION
 
 
-def test_an_unknown_game_is_refused_with_the_known_ones(organiser: Any) -> None:
+def test_an_unknown_game_is_refused_with_the_known_ones(organiser: Any, club: Club) -> None:
     with pytest.raises(InvalidInput, match="13-couronnes"):
-        services.tournament_create(name="Open", game_id="chess", organiser=organiser)
+        services.tournament_create(name="Open", game_id="chess", organiser=organiser, club=club)
 
 
-def test_a_table_the_game_cannot_seat_is_refused(organiser: Any) -> None:
+def test_a_table_the_game_cannot_seat_is_refused(organiser: Any, club: Club) -> None:
     with pytest.raises(InvalidInput, match="2 to 5 players"):
         services.tournament_create(
-            name="Open", game_id=GAME, organiser=organiser, table_allowed=[4, 6]
+            name="Open", game_id=GAME, organiser=organiser, club=club, table_allowed=[4, 6]
         )
 
 
-def test_unknown_game_options_are_refused(organiser: Any) -> None:
+def test_unknown_game_options_are_refused(organiser: Any, club: Club) -> None:
     with pytest.raises(InvalidInput, match="unknown option"):
         services.tournament_create(
-            name="Open", game_id=GAME, organiser=organiser, options={"turbo": True}
+            name="Open", game_id=GAME, organiser=organiser, club=club, options={"turbo": True}
         )
 
 
-def test_unknown_tiebreakers_are_refused(organiser: Any) -> None:
+def test_unknown_tiebreakers_are_refused(organiser: Any, club: Club) -> None:
     with pytest.raises(InvalidInput, match="tie-breaker"):
         services.tournament_create(
-            name="Open", game_id=GAME, organiser=organiser, tiebreakers=["luck"]
+            name="Open", game_id=GAME, organiser=organiser, club=club, tiebreakers=["luck"]
         )
 
 

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from tests.tournaments.factories import UserFactory
+from tournaments import services
 
 POINTS = [4.0, 2.0, 1.0, 0.0, 0.0]
 BYE_POINTS = 2.0
@@ -82,7 +83,10 @@ class Ledger:
 @pytest.mark.services("postgres")
 @pytest.mark.django_db
 def test_a_whole_swiss_tournament_through_the_api() -> None:
-    organiser = UserFactory(username="organiser")
+    organiser = UserFactory(username="organiser")  # an organiser of Les Pions: it is theirs
+    services.club_member_add(
+        club=services.club_get_or_create(name="Les Pions"), user=organiser, role="organiser"
+    )
     boss = client_for(organiser)
     tournament = ok(
         boss.post(
