@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tests.users import token_for
 from tournaments.models import Registration, Tournament
 
 pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
@@ -22,7 +22,7 @@ def test_a_csv_seed_that_is_not_a_small_whole_number_is_refused(
     tournament: Tournament, organiser: Any, seed: str
 ) -> None:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organiser).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(organiser)}")
     csv = f"display_name,username,email,club,seed\nAnna,anna,,,1\nBen,ben,,,{seed}\n"
     response = client.post(
         f"/api/v1/tournaments/{tournament.pk}/registrations/import", {"csv": csv}, format="json"
