@@ -80,6 +80,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=5
     )
+# SQLite (the embedded default) has no row locks: a transaction that read and then writes fails
+# at once with "database is locked" when another writer got there first (a 500 instead of the
+# loser's 409). IMMEDIATE transactions take the write lock at BEGIN, so writers queue for it
+# (up to the busy timeout) and the loser then reads the winner's version; WAL lets readers go
+# on while one writes.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        transaction_mode="IMMEDIATE",
+        timeout=env.int("SQLITE_BUSY_TIMEOUT", default=20),
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    )
 DATABASES["default"].setdefault("TEST", {})
 if env.str("TEST_DATABASE_NAME", default=""):
     DATABASES["default"]["TEST"]["NAME"] = env.str("TEST_DATABASE_NAME")
