@@ -183,5 +183,12 @@ HERALD_PROVISIONAL_GAMES = env.int("HERALD_PROVISIONAL_GAMES", default=5)
 HERALD_OUTBOX_ROUTES = {"game.ended": "ratings.verify_game"}
 CELERY_BEAT_SCHEDULE["ratings-sweep"] = {"task": "ratings.sweep", "schedule": 300.0}
 
-# Events: the outbox sweeper sends entries left pending (broker outage, crash after commit).
-CELERY_BEAT_SCHEDULE["events-sweep-outbox"] = {"task": "events.sweep_outbox", "schedule": 30.0}
+# Events: the outbox sweeper sends entries left pending (broker outage, crash after commit) and
+# entries whose task has not reported done after HERALD_OUTBOX_REDELIVER_AFTER seconds (a killed
+# worker), at most HERALD_OUTBOX_MAX_ATTEMPTS sends in all.
+CELERY_BEAT_SCHEDULE["events-sweep-outbox"] = {"task": "events.sweep_outbox", "schedule": 10.0}
+HERALD_OUTBOX_REDELIVER_AFTER = env.int("HERALD_OUTBOX_REDELIVER_AFTER", default=30)
+HERALD_OUTBOX_MAX_ATTEMPTS = env.int("HERALD_OUTBOX_MAX_ATTEMPTS", default=10)
+# Every worker sends the schedule above itself (herald.celery.PeriodicSweeps): recovery needs no
+# beat process. Two workers sweeping at once is safe (SKIP LOCKED, idempotent tasks).
+HERALD_WORKER_SWEEPS = env.bool("HERALD_WORKER_SWEEPS", default=True)
