@@ -10,4 +10,4 @@ class HeraldConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the platform's tasks in every process, as the other apps do.
-        from herald import tasks  # noqa: F401
+        from herald import schema, tasks  # noqa: F401
