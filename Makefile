@@ -12,8 +12,8 @@ PYTEST_ARGS ?=
 help:
 	@echo "make run      set up, migrate, load demo data and serve on http://$(HOST):$(PORT)"
 	@echo "make test     set up, then ruff, mypy and pytest"
-	@echo "make worker   start a Celery worker (needs REDIS_URL)"
-	@echo "make beat     start Celery beat (periodic jobs such as the outbox sweeper)"
+	@echo "make worker   start a Celery worker (needs REDIS_URL); it runs the periodic sweeps too"
+	@echo "make beat     start Celery beat: only with HERALD_WORKER_SWEEPS=false"
 	@echo "make bench    run the benchmarks in bench/"
 
 venv: $(STAMP)
@@ -65,4 +65,4 @@ lock: venv
 	mv requirements.lock.new requirements.lock
 
 clean:
-	rm -rf $(VENV) herald.sqlite3 staticfiles .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) herald.sqlite3 herald.sqlite3-wal herald.sqlite3-shm staticfiles .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -166,6 +166,9 @@ class OutboxEntry(models.Model):
     payload = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     dispatched_at = models.DateTimeField(null=True, blank=True)
+    # Set when the task reports success: until then the sweeper sends the entry again once it
+    # has been out for HERALD_OUTBOX_REDELIVER_AFTER seconds (its worker may have died).
+    done_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
 
@@ -176,10 +179,15 @@ class OutboxEntry(models.Model):
                 fields=["id"],
                 condition=models.Q(dispatched_at__isnull=True),
                 name="events_outbox_pending",
-            )
+            ),
+            models.Index(
+                fields=["dispatched_at"],
+                condition=models.Q(done_at__isnull=True),
+                name="events_outbox_undone",
+            ),
         ]
         verbose_name_plural = "outbox entries"
 
     def __str__(self) -> str:
-        state = "dispatched" if self.dispatched_at else "pending"
+        state = "done" if self.done_at else "dispatched" if self.dispatched_at else "pending"
         return f"{self.topic} #{self.pk} ({state})"

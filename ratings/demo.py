@@ -9,6 +9,7 @@ worker's task does, so standings, leaderboards, streams and the admin are filled
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +25,7 @@ logger = logging.getLogger(__name__)
 CLUB = "Herald Demo Club"
 PLAYERS = 16
 ADMIN, ARBITER = "admin", "arbiter"
-DEMO_PASSWORD = "herald-demo"  # printed by the command: demo accounts only
+PASSWORD_BYTES = 12  # the demo accounts' password: random, made at demo time, printed once
 
 
 @dataclass(frozen=True)
@@ -53,11 +54,16 @@ def demo_is_needed() -> bool:
 
 
 def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> dict[str, Any]:
-    """Create the demo club, players and accounts, then one finished tournament per game."""
+    """Create the demo club, players and accounts, then one finished tournament per game.
+
+    The admin and arbiter accounts get a password generated now (``password`` in the answer,
+    for the command to print once); accounts already there keep theirs (``password`` None).
+    """
     from tournaments import services as tournaments
 
     _sqlite_without_fsync()
-    admin, arbiter = _accounts()
+    password = secrets.token_urlsafe(PASSWORD_BYTES)
+    admin, arbiter, created = _accounts(password)
     club = tournaments.club_get_or_create(name=CLUB)
     # The admin runs the demo club's tournaments as its organiser (staff could anyway).
     tournaments.club_member_add(club=club, user=admin, role="organiser")
@@ -73,7 +79,12 @@ def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> 
         say(f"{tournament.name}: {plan.rounds} rounds played, verified and rated")
         made.append(tournament)
     _open_a_dispute(made, say)
-    return {"admin": admin, "arbiter": arbiter, "tournaments": made}
+    return {
+        "admin": admin,
+        "arbiter": arbiter,
+        "password": password if created else None,
+        "tournaments": made,
+    }
 
 
 def _sqlite_without_fsync() -> None:
@@ -86,16 +97,20 @@ def _sqlite_without_fsync() -> None:
             cursor.execute("PRAGMA synchronous = OFF")
 
 
-def _accounts() -> tuple[Any, Any]:
+def _accounts(password: str) -> tuple[Any, Any, bool]:
+    """The admin and arbiter accounts, created with ``password`` if missing; True if created."""
     users = get_user_model()
+    created = False
     admin = users.objects.filter(username=ADMIN).first()
     if admin is None:
-        admin = users.objects.create_superuser(ADMIN, password=DEMO_PASSWORD)
+        admin = users.objects.create_superuser(ADMIN, password=password)
+        created = True
     arbiter = users.objects.filter(username=ARBITER).first()
     if arbiter is None:
-        arbiter = users.objects.create_user(ARBITER, password=DEMO_PASSWORD, is_staff=True)
+        arbiter = users.objects.create_user(ARBITER, password=password, is_staff=True)
+        created = True
     arbiter.groups.add(Group.objects.get_or_create(name="arbiters")[0])
-    return admin, arbiter
+    return admin, arbiter, created
 
 
 def _player(index: int, club: Any) -> Any:

@@ -199,7 +199,9 @@ def celery_worker_process(
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     with django_db_blocker.unblock():
-        env = worker_environment(queue)
+        # No periodic sweeps from the shared worker: it would send other tests' pending outbox
+        # entries behind their backs (fault tests start their own sweeping workers).
+        env = worker_environment(queue, HERALD_WORKER_SWEEPS="false")
     app.control.purge()
     worker = WorkerProcess(
         queue=queue, env=env, log_path=tmp_path_factory.mktemp("worker") / f"{uuid.uuid4().hex}.log"

@@ -11,7 +11,7 @@ class HeraldConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the platform's tasks in every process, as the other apps do.
-        from herald import signals, tasks  # noqa: F401
+        from herald import schema, signals, tasks  # noqa: F401
         from herald.checks import password_change_revokes_tokens
 
         checks.register(password_change_revokes_tokens, checks.Tags.security)

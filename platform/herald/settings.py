@@ -33,6 +33,8 @@ INSTALLED_APPS = [
     "knox",
     "axes",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "csp",
     "herald",
     "events",
     "tournaments",
@@ -47,6 +49,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a login refused for too many failures into a 429.
     "axes.middleware.AxesMiddleware",
 ]
@@ -56,6 +59,24 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+
+# Content-Security-Policy (django-csp 4): scripts, styles, fonts and fetches from this site only
+# (the API docs' Swagger UI is served from /static/ by drf-spectacular-sidecar); images may also
+# be data: URIs (Swagger UI's icons). No inline script or <style> element runs.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 ROOT_URLCONF = "herald.urls"
 WSGI_APPLICATION = "herald.wsgi.application"
@@ -89,6 +110,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
 ):
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=5
+    )
+# SQLite (the embedded default) has no row locks: a transaction that read and then writes fails
+# at once with "database is locked" when another writer got there first (a 500 instead of the
+# loser's 409). IMMEDIATE transactions take the write lock at BEGIN, so writers queue for it
+# (up to the busy timeout) and the loser then reads the winner's version; WAL lets readers go
+# on while one writes.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        transaction_mode="IMMEDIATE",
+        timeout=env.int("SQLITE_BUSY_TIMEOUT", default=20),
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
     )
 DATABASES["default"].setdefault("TEST", {})
 if env.str("TEST_DATABASE_NAME", default=""):
@@ -170,6 +202,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI from this project's static files, not a CDN: the docs work offline, and the
+    # versions are pinned by requirements.lock.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {
@@ -202,8 +239,15 @@ if HERALD_REVERIFY_EVERY_SECONDS > 0:
         "schedule": HERALD_REVERIFY_EVERY_SECONDS,
     }
 
-# Events: the outbox sweeper sends entries left pending (broker outage, crash after commit).
-CELERY_BEAT_SCHEDULE["events-sweep-outbox"] = {"task": "events.sweep_outbox", "schedule": 30.0}
+# Events: the outbox sweeper sends entries left pending (broker outage, crash after commit) and
+# entries whose task has not reported done after HERALD_OUTBOX_REDELIVER_AFTER seconds (a killed
+# worker), at most HERALD_OUTBOX_MAX_ATTEMPTS sends in all.
+CELERY_BEAT_SCHEDULE["events-sweep-outbox"] = {"task": "events.sweep_outbox", "schedule": 10.0}
+HERALD_OUTBOX_REDELIVER_AFTER = env.int("HERALD_OUTBOX_REDELIVER_AFTER", default=30)
+HERALD_OUTBOX_MAX_ATTEMPTS = env.int("HERALD_OUTBOX_MAX_ATTEMPTS", default=10)
+# Every worker sends the schedule above itself (herald.celery.PeriodicSweeps): recovery needs no
+# beat process. Two workers sweeping at once is safe (SKIP LOCKED, idempotent tasks).
+HERALD_WORKER_SWEEPS = env.bool("HERALD_WORKER_SWEEPS", default=True)
 
 # API tokens (django-rest-knox): only a digest is stored; a token expires after this many hours
 # (a tournament weekend), and logout or a password change revokes it.

@@ -4,6 +4,9 @@ Each round, all sixteen read the stream, wait for each other, and post the next 
 version they read: every accepted move gets its own seq with no gap, every refused one a 409,
 and the final state equals a replay of the stored events. Then sixteen identical requests with
 one Idempotency-Key store one event and all get the same answer.
+
+It runs on PostgreSQL, and on a SQLite file (the embedded default of ``make run``):
+test_concurrency_sqlite.py runs this module again in a subprocess with a SQLite DATABASE_URL.
 """
 
 from __future__ import annotations
@@ -16,13 +19,26 @@ from typing import Any
 
 import pytest
 import requests
+from django.conf import settings
 from django.contrib.auth.models import User
 
 from events.models import Event, EventType, Stream
 from events.states import current_state, game_of, replay_stream, state_cache
 from tests.users import token_for
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db(transaction=True)]
+
+def _on_a_sqlite_file() -> bool:
+    """A SQLite test database in a file: the live server's threads get their own connections."""
+    database = settings.DATABASES["default"]
+    name = str(database.get("TEST", {}).get("NAME") or "")
+    return database["ENGINE"].endswith("sqlite3") and name not in {"", ":memory:"}
+
+
+# In-memory SQLite shares one connection among the live server's threads: no real contention.
+pytestmark = [
+    *([] if _on_a_sqlite_file() else [pytest.mark.services("postgres")]),
+    pytest.mark.django_db(transaction=True),
+]
 
 CLIENTS = 16
 ROUNDS = 8

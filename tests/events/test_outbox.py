@@ -15,7 +15,13 @@ import pytest
 from django.conf import settings
 
 from events.models import OutboxEntry, Stream
-from events.services import outbox_publish, outbox_routes, outbox_sweep, stream_append_move
+from events.services import (
+    outbox_publish,
+    outbox_routes,
+    outbox_sweep,
+    outbox_task_done,
+    stream_append_move,
+)
 from events.states import current_state
 from herald.celery import app
 
@@ -97,3 +103,48 @@ def test_routes_can_be_extended_by_settings(settings: Any) -> None:
     assert outbox_routes()["ruling.made"] == "events.outbox_noop"
     with pytest.raises(ValueError, match="no Celery task"):
         outbox_publish(topic="unknown.topic", payload={})
+
+
+def test_an_entry_whose_task_never_reports_done_is_sent_again_after_a_while(
+    settings: Any,
+) -> None:
+    """Sent to a private redis-server that no worker reads, as if its worker had been killed."""
+    from django.db import transaction
+
+    from tests.ratings.workers import RedisServer, broker
+
+    private = RedisServer()
+    private.start()
+    try:
+        with broker(private.url):
+            with transaction.atomic():
+                entry = outbox_publish(topic="game.ended", payload={"stream": "x"})
+            entry.refresh_from_db()
+            assert entry.dispatched_at is not None
+            assert entry.done_at is None
+            assert outbox_sweep() == 0  # out for less than HERALD_OUTBOX_REDELIVER_AFTER
+            settings.HERALD_OUTBOX_REDELIVER_AFTER = 0
+            assert outbox_sweep() == 1
+            assert OutboxEntry.objects.get(pk=entry.pk).attempts == 2
+            settings.HERALD_OUTBOX_MAX_ATTEMPTS = 2
+            assert outbox_sweep() == 0  # a task that never succeeds is not sent forever
+            settings.HERALD_OUTBOX_MAX_ATTEMPTS = 10
+            assert outbox_task_done(entry_id=entry.pk)
+            assert outbox_sweep() == 0  # done: never sent again
+    finally:
+        private.stop()
+
+
+def test_an_eager_task_marks_its_entry_done() -> None:
+    """The embedded default runs tasks in-process: their success marks the entry done too."""
+    from django.db import transaction
+
+    app.conf.task_always_eager = True
+    try:
+        with transaction.atomic():
+            entry = outbox_publish(topic="game.ended", payload={"stream": "x"})
+    finally:
+        app.conf.task_always_eager = False
+    entry.refresh_from_db()
+    assert entry.dispatched_at is not None
+    assert entry.done_at is not None

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 
 import pytest
+from django.contrib.auth import authenticate
 from django.core.management import call_command
 
 import engine
@@ -29,6 +31,11 @@ def test_demo_fills_an_empty_database_once() -> None:
     out = StringIO()
     call_command("demo", "--if-empty", stdout=out)
     assert "Demo ready" in out.getvalue()
+    password = re.search(r"with the password (\S+) \(generated now", out.getvalue()).group(1)
+    assert len(password) >= 16
+    assert authenticate(username=demo.ADMIN, password=password) is not None
+    assert authenticate(username=demo.ARBITER, password=password) is not None
+    assert authenticate(username=demo.ADMIN, password="herald-demo") is None  # no fixed one
     tournaments = Tournament.objects.all()
     assert {t.game_id for t in tournaments} == {game.id for game in engine.games()}
     assert all(t.status == Tournament.Status.FINISHED for t in tournaments)
@@ -43,4 +50,5 @@ def test_demo_fills_an_empty_database_once() -> None:
     again = StringIO()
     call_command("demo", "--if-empty", stdout=again)
     assert "nothing to do" in again.getvalue()
+    assert password not in again.getvalue()  # printed once
     assert Tournament.objects.count() == tournaments.count()

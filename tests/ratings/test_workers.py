@@ -3,12 +3,13 @@
 End to end: bots play a tournament through the API; the session's worker verifies and rates
 every game; the leaderboard equals rating the same games in order with bare ``trueskill``.
 Faults: each test starts its own redis-server on a spare port and its own workers, and stops or
-kills only those.
+kills only those. Workers send the periodic sweeps themselves (no beat process anywhere).
 """
 
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -255,6 +256,45 @@ def test_kill_9_in_the_middle_of_rating_then_each_game_is_rated_exactly_once(
     assert_ratings(pool_ratings(), reference_ratings())
 
 
+def test_a_task_killed_mid_run_is_redone_within_a_minute_by_a_new_worker_without_beat(
+    private_redis: RedisServer, users: list[User], tmp_path: Path
+) -> None:
+    """kill -9 mid-rating; the broker keeps the message for its production visibility timeout
+    (an hour), and no beat runs: the new worker's own outbox sweep sends the task again."""
+    paused = fault_worker(
+        private_redis, tmp_path / "paused.log",
+        HERALD_FAULT_PAUSE_RATING="120", HERALD_WORKER_SWEEPS="false",
+    )  # fmt: skip
+    paused.start()
+    paused.wait_ready()
+    stream = open_games(users, 1)[0]
+    try:
+        with broker(private_redis.url):
+            play_stream(stream, bot_seed="no-beat")
+        wait_for(lambda: "fault pause" in paused.log_text(), timeout=60, what="the rating pause")
+        paused.kill()
+        killed_at = time.monotonic()
+        assert RatedGame.objects.get(stream_id=stream.pk).status == RatedGame.Status.READY
+        entry = OutboxEntry.objects.get(payload__stream=str(stream.pk))
+        assert entry.dispatched_at is not None
+        assert entry.done_at is None, "the killed task never reported done"
+        fresh = fault_worker(private_redis, tmp_path / "fresh.log", FAULT_VISIBILITY_TIMEOUT="3600")
+        fresh.start()
+        left = 60 - (time.monotonic() - killed_at)
+        wait_for(lambda: all_rated([stream]), timeout=left, what="the game rated again")
+        assert time.monotonic() - killed_at < 60
+        wait_for(
+            lambda: OutboxEntry.objects.get(pk=entry.pk).done_at, timeout=10, what="entry done"
+        )
+    finally:
+        paused.kill()
+        if "fresh" in locals():
+            fresh.stop()
+    assert f"outbox entry {entry.pk} sent again" in fresh.log_text()
+    exactly_once([stream])
+    assert_ratings(pool_ratings(), reference_ratings())
+
+
 def test_redis_stopped_while_games_finish_loses_nothing(
     private_redis: RedisServer, users: list[User], tmp_path: Path
 ) -> None:
@@ -300,6 +340,7 @@ def test_a_tampered_stream_fails_verification_in_the_worker_and_opens_a_dispute(
 ) -> None:
     from django.db import connection, transaction
 
+    # No sweeps from this worker: the test sends the entry itself, once the stream is tampered.
     worker = fault_worker(private_redis, tmp_path / "worker.log")
     worker.start()
     worker.wait_ready()

@@ -33,8 +33,18 @@ class Command(BaseCommand):
         seconds = time.perf_counter() - start
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo ready in {seconds:.1f} s: {len(made['tournaments'])} tournaments. "
-                f"Log in at /admin/ as {demo.ADMIN} or {demo.ARBITER} "
-                f"(password {demo.DEMO_PASSWORD!r}, demo accounts only)."
+                f"Demo ready in {seconds:.1f} s: {len(made['tournaments'])} tournaments."
             )
+        )
+        if made["password"] is None:
+            self.stdout.write(
+                f"Log in at /admin/ as {demo.ADMIN} or {demo.ARBITER}: the accounts were "
+                "already there and keep their password."
+            )
+            return
+        # Generated for this database just now and shown only here: note it down.
+        self.stdout.write(
+            f"Log in at /admin/ as {demo.ADMIN} or {demo.ARBITER} with the password "
+            f"{made['password']} (generated now, shown once; change it with "
+            "`manage.py changepassword`)."
         )
