@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from herald.api import ErrorSerializer
+
+__all__ = ["ErrorSerializer"]  # the shared error body, named here for the views
+
 MAX_KEY_LENGTH = 200
 MAX_VERSION = 2**31 - 1
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = serializers.CharField(help_text="a short machine-readable code")
-    detail = serializers.CharField(help_text="a sentence a person understands")
 
 
 class VersionConflictSerializer(ErrorSerializer):

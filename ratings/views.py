@@ -16,8 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from events.serializers import ErrorSerializer as ERROR
 from herald.api import ApiError, query_int, query_uuid
+from herald.api import ErrorSerializer as ERROR
 from ratings import disputes, selectors, serializers, services
 from ratings.models import Dispute, RatingPool, Verification
 

@@ -13,13 +13,21 @@ from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from herald.params import MAX_WHOLE_NUMBER, BadNumber, whole_number
 from herald.throttling import throttled_detail
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The error body every refusal has (one schema component, ``Error``, for every app)."""
+
+    error = serializers.CharField(help_text="a short machine-readable code")
+    detail = serializers.CharField(help_text="a sentence a person understands")
+
 
 _CODES = {
     status.HTTP_400_BAD_REQUEST: "bad_request",

@@ -15,14 +15,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from herald.api import ApiError
+from herald.api import ApiError, ErrorSerializer
 from herald.authentication import ExpiringTokenAuthentication, lockout_detail
 from herald.services import token_issue, token_revoke, tokens_revoke_all
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = serializers.CharField()
-    detail = serializers.CharField()
 
 
 class TokenRequestSerializer(serializers.Serializer):

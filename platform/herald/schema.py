@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from knox.settings import knox_settings
 
 #: The refusals any operation may answer, whatever its own declaration lists.
 _ALWAYS = {
@@ -32,7 +33,7 @@ class AutoSchema(openapi.AutoSchema):
     """
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
-        from events.serializers import ErrorSerializer
+        from herald.api import ErrorSerializer
 
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         for code, description in self._shared_refusals().items():
@@ -57,18 +58,25 @@ class AutoSchema(openapi.AutoSchema):
         return refusals
 
 
-class SeatTokenScheme(OpenApiAuthenticationExtension):
+class TokenScheme(OpenApiAuthenticationExtension):
+    """The API's token authentication (expiring knox tokens): ``Authorization: Token <key>``."""
+
+    target_class = "herald.authentication.ExpiringTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> Any:
+        return build_bearer_security_scheme_object(
+            header_name="Authorization", token_prefix=knox_settings.AUTH_HEADER_PREFIX
+        )
+
+
+class SeatTokenScheme(TokenScheme):
     """The move endpoint's token authentication: the same ``Authorization: Token <key>``.
 
-    It is a subclass of DRF's ``TokenAuthentication``; without its own scheme name the schema
-    generator finds two classes under ``tokenAuth`` and warns that the schema may be wrong
+    It is a subclass of the site's token authentication; without its own scheme name the
+    schema generator finds two classes under one name and warns that the schema may be wrong
     (which also fails ``manage.py check --deploy --fail-level WARNING``).
     """
 
     target_class = "events.access.SeatTokenAuthentication"
     name = "seatTokenAuth"
-
-    def get_security_definition(self, auto_schema: Any) -> Any:
-        return build_bearer_security_scheme_object(
-            header_name="Authorization", token_prefix=self.target.keyword
-        )
