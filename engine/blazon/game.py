@@ -8,7 +8,6 @@ docs/rules/blazon.md gives the rulebook's words, the rulings and the tests that 
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections import Counter
 from typing import Any
@@ -68,16 +67,23 @@ from engine.blazon.state import (
     Refresh,
 )
 from engine.core.errors import IllegalMove
-from engine.core.game import Game, Result, ranks_from_keys
+from engine.core.game import Game, Result, Termination, ranks_from_keys
 from engine.core.moves import Move
 from engine.core.options import Option
 from engine.core.rng import Rng
+from engine.core.seats import next_seat, seats_after
 
 HERALD_PHASES = (MAIN, BLAZON, END)
 SLOT_DECK = ("device",) * len(DEVICE_SLOTS) + ("tincture",) * len(TINCTURE_SLOTS)
 WEAK_HAND = 5  # a starting hand worth this much or less is redrawn
 MAX_REDRAWS = 50  # a bound on the starting-hand redraw (never reached with 120 cards)
 ABATEMENT_PENALTY = 8
+TERMINATIONS = {  # ``state.trigger`` (kept in the result's details as "trigger") → the reason
+    "prestige": Termination.PRESTIGE,
+    "full-shield": Termination.FULL_SHIELD,
+    "distinctions": Termination.DISTINCTIONS,
+    "stalled": Termination.STALLED,
+}
 
 
 class BlazonGame(Game[BlazonState]):
@@ -715,9 +721,7 @@ class BlazonGame(Game[BlazonState]):
 
     def _give_heralds(self, state: BlazonState, seat: int) -> None:
         """Every other player takes a herald token, in turn order, while the pile lasts."""
-        count = len(state.players)
-        for step in range(1, count):
-            other = (seat + step) % count
+        for other in seats_after(seat, len(state.players)):
             if state.herald_pile <= 0:
                 state.note("heralds", "the herald pile is empty")
                 return
@@ -778,7 +782,7 @@ class BlazonGame(Game[BlazonState]):
 
     def _next_turn(self, state: BlazonState) -> None:
         count = len(state.players)
-        following = (state.turn + 1) % count
+        following = next_seat(state.turn, count)
         stalled = state.passes >= count
         if following == state.trigger_seat or stalled:
             if stalled and not state.trigger:
@@ -846,6 +850,7 @@ class BlazonGame(Game[BlazonState]):
         return Result(
             scores=tuple(float(r["total"]) for r in rows),
             ranks=ranks_from_keys(keys),
+            termination=TERMINATIONS.get(state.trigger),
             details={
                 "players": rows,
                 "trigger": state.trigger,
@@ -892,18 +897,6 @@ class BlazonGame(Game[BlazonState]):
         if isinstance(move, Claim):
             return f"claims distinction {move.distinction}"
         return FIXED_WORDS.get(type(move), move.TYPE)
-
-    def decode_move(self, data: Any) -> Move:
-        """Fast path for well-formed moves (replay's hot path); anything else goes to the
-        generic decoder, which says precisely what is wrong."""
-        if type(data) is dict:
-            spec = FAST_DECODE.get(data.get("type"))  # type: ignore[arg-type]
-            if spec is not None and len(data) == len(spec[1]) + 1:
-                cls, fields = spec
-                values = [data.get(name, _MISSING) for name, _ in fields]
-                if all(type(v) is kind for v, (_, kind) in zip(values, fields, strict=True)):
-                    return cls(*values)
-        return self.moves.decode(data)
 
     def view(self, state: BlazonState, seat: int | None) -> dict[str, Any]:
         tables = TABLES[state.edition]
@@ -998,7 +991,6 @@ def distinctions_met(tables: Tables, shield: tuple[int, ...]) -> frozenset[str]:
     )
 
 
-_MISSING = object()
 _DEFAULT = EDITIONS[next(iter(EDITIONS))]
 CARD_NAMES = {number: card.name for number, card in _DEFAULT.cards.items()}
 CARD_PRESTIGE = {number: card.prestige for number, card in _DEFAULT.cards.items()}
@@ -1010,11 +1002,6 @@ FIXED_WORDS: dict[type[Move], str] = {
     Refresh: "refreshes the display",
     EndTurn: "ends the turn",
     Pass: "passes (nothing to draw or place)",
-}
-_KINDS = {"int": int, "str": str, "bool": bool}
-FAST_DECODE: dict[str, tuple[type[Move], tuple[tuple[str, type], ...]]] = {
-    cls.TYPE: (cls, tuple((f.name, _KINDS[str(f.type)]) for f in dataclasses.fields(cls)))
-    for cls in MOVES.classes()
 }
 
 

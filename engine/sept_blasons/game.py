@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import IllegalMove, Move, Option, Result, Rng, ranks_from_keys
+from engine.core import IllegalMove, Move, Option, Result, Rng, Termination, ranks_from_keys
 from engine.core.game import Game
 from engine.sept_blasons import flow, legality, views
 from engine.sept_blasons import moves as mv
@@ -121,10 +121,6 @@ class SeptBlasons(Game[SeptState]):
         rounds are dealt with the fresh RNG too."""
         flow.shuffle_unseen_tokens(state)
 
-    def decode_move(self, data: Any) -> Move:
-        """A move from its JSON form (raises BadMove when malformed), fast for valid moves."""
-        return mv.decode(data)
-
     # -- reading ----------------------------------------------------------------------------
     def view(self, state: SeptState, seat: int | None) -> dict[str, Any]:
         return views.view(self, state, seat)
@@ -141,7 +137,20 @@ class SeptBlasons(Game[SeptState]):
             f"{edition.rounds} rounds, another round is played (at most {MAX_TIE_BREAK_ROUNDS}; "
             "a tie that remains shares the rank); each round scores the player's best colour",
         }
-        return Result(tuple(float(t) for t in state.totals), ranks_from_keys(state.totals), details)
+        return Result(
+            tuple(float(t) for t in state.totals),
+            ranks_from_keys(state.totals),
+            details,
+            termination=self._termination(state),
+        )
+
+    def _termination(self, state: SeptState) -> Termination:
+        """Rounds played, unless the top total is still tied after the last tie-break round."""
+        still_tied = state.totals.count(max(state.totals)) > 1
+        last_round = EDITIONS[state.edition].rounds + MAX_TIE_BREAK_ROUNDS
+        if still_tied and state.round >= last_round:
+            return Termination.TIE_BREAK_LIMIT
+        return Termination.ROUNDS_PLAYED
 
     def _breakdown(self, state: SeptState, seat: int) -> dict[str, Any]:
         """One player's colour, total and, per round, the score and the colour that made it."""

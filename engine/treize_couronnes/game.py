@@ -19,10 +19,11 @@ from itertools import combinations_with_replacement
 from typing import Any, ClassVar
 
 from engine.core.errors import IllegalMove
-from engine.core.game import Game, GameState, Result, ranks_from_keys
+from engine.core.game import Game, GameState, Result, Termination, ranks_from_keys
 from engine.core.moves import Move
 from engine.core.options import Option
 from engine.core.rng import Rng
+from engine.core.seats import next_seat
 from engine.treize_couronnes.cards import (
     ANNOUNCED,
     COLOURS,
@@ -501,7 +502,7 @@ class TreizeCouronnes(Game[CouronnesState]):
             state.note("guard", f"seat {seat} places a guard on {state.kings[-1]}")
         state.turns += 1
         state.revealed = []
-        state.current = (seat + 1) % state.players
+        state.current = next_seat(seat, state.players)
         state.phase = "over" if state.turns >= state.max_turns else "start"
         if state.phase == "over":
             state.note("end", f"the game reaches its limit of {state.max_turns} turns")
@@ -689,6 +690,9 @@ class TreizeCouronnes(Game[CouronnesState]):
         return Result(
             scores=tuple(float(c) for c in state.crowns),
             ranks=ranks_from_keys(keys),
+            termination=Termination.THIRTEEN_CROWNS
+            if state.winner != NOBODY
+            else Termination.TURN_LIMIT,
             details={
                 "ended_by": "13 crowns" if state.winner != NOBODY else "max_turns",
                 "winner": None if state.winner == NOBODY else state.winner,
