@@ -144,10 +144,12 @@ def _affordable(tables: Tables, player: PlayerState, card: int, *, herald: bool)
 
 
 def can_draw(state: BlazonState, deck: str) -> bool:
+    """A card can be drawn from ``deck``: it or its discard pile (reshuffled then) holds one."""
     return bool(state.decks[deck] or state.discards[deck])
 
 
 def herald_ready(state: BlazonState, player: PlayerState) -> bool:
+    """The seat to act may take its Herald action now (a token left, not used this turn)."""
     return state.phase in HERALD_PHASES and player.heralds > 0 and not state.herald_used
 
 

@@ -264,6 +264,7 @@ def _discard(state: BlazonState, card: int) -> None:
 
 
 def refill_display(state: BlazonState) -> None:
+    """Fill every empty display slot from its deck, while cards are left."""
     for slot, card in enumerate(state.display):
         deck = SLOT_DECK[slot]
         if card or not legality.can_draw(state, deck):

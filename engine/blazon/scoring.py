@@ -72,6 +72,7 @@ def final_breakdown(state: BlazonState) -> list[dict[str, Any]]:
 
 
 def result(state: BlazonState) -> Result | None:
+    """The final result once the game is over: totals, then distinction prestige, then hand."""
     if state.phase != OVER:
         return None
     rows = final_breakdown(state)
@@ -91,6 +92,7 @@ def result(state: BlazonState) -> Result | None:
 
 
 def estimate(state: BlazonState, seat: int) -> float:
+    """What greedy bots maximise: prestige so far and a fifth of the hand's prestige."""
     player = state.players[seat]
     hand = sum(TABLES[state.edition].prestige[n] for n in player.hand)
     penalty = ABATEMENT_PENALTY if player.abated_space >= 0 else 0

@@ -52,6 +52,7 @@ FIXED_WORDS: dict[type[Move], str] = {
 
 
 def describe(move: Move, seat: int) -> str:
+    """One line a person reads in the audit log."""
     return f"seat {seat} {_describe_action(move)}"
 
 
@@ -82,6 +83,7 @@ def _describe_action(move: Move) -> str:
 
 
 def view(state: BlazonState, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` (None: a spectator) may see now."""
     tables = TABLES[state.edition]
     edition = tables.edition
 

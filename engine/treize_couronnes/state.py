@@ -65,11 +65,13 @@ class CouronnesState(GameState):
 
 
 def of_colour(state: CouronnesState, seat: int, colour: str) -> list[str]:
+    """The cards of ``colour`` in ``seat``'s hand."""
     kings = KINGS[state.edition]
     return [c for c in state.hands[seat] if kings[c].colour == colour]
 
 
 def count_colour(state: CouronnesState, seat: int, colour: str) -> int:
+    """How many cards of ``colour`` ``seat`` holds."""
     return len(of_colour(state, seat, colour))
 
 
@@ -96,6 +98,7 @@ def showing_through(state: CouronnesState) -> str:
 
 
 def opponents(state: CouronnesState, seat: int) -> list[int]:
+    """Every other seat, in seat order."""
     return [o for o in range(state.players) if o != seat]
 
 
