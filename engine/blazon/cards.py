@@ -1,7 +1,7 @@
 """Blazon's data: Element cards, Distinction cards and the Shield board, loaded per edition.
 
 Everything is read once at import from ``engine/blazon/data/<edition>/`` and validated; a bad
-file raises :class:`DataError` naming the file and the row. The rules code only sees the typed
+file raises :class:`~engine.core.errors.EditionDataError` naming the file and the row. The rules code only sees the typed
 tables built here (cards by number, requirements already parsed into clauses).
 """
 
@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from engine.core.errors import EditionDataError
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -28,8 +30,8 @@ EXPECTED_COUNTS = {"tincture": 40, "device": 80}
 GRID_ROWS = (1, 2, 3)
 
 
-class DataError(ValueError):
-    """A data file of an edition that does not hold what the rules need."""
+# The one edition-data error of every game; the old name stays importable.
+DataError = EditionDataError
 
 
 @dataclass(frozen=True, slots=True)

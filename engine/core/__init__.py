@@ -3,22 +3,34 @@
 from engine.core.codec import from_plain, to_plain
 from engine.core.errors import (
     BadMove,
+    EditionDataError,
     EngineError,
     IllegalMove,
     InvalidOptions,
     ReplayError,
     UnknownGame,
 )
-from engine.core.game import PUBLIC, Effect, Game, GameInfo, GameState, Result, ranks_from_keys
+from engine.core.game import (
+    PUBLIC,
+    Effect,
+    Game,
+    GameInfo,
+    GameState,
+    Result,
+    Termination,
+    ranks_from_keys,
+)
 from engine.core.moves import Move, MoveSet, move_type
 from engine.core.options import Option, normalize_options, options_schema
 from engine.core.replay import SetupRecord, TrailStep, chance_outcomes, replay
 from engine.core.rng import Rng, seed_commitment
+from engine.core.seats import next_seat, seats_after
 from engine.core.versions import replay_compatible
 
 __all__ = [
     "PUBLIC",
     "BadMove",
+    "EditionDataError",
     "Effect",
     "EngineError",
     "Game",
@@ -33,16 +45,19 @@ __all__ = [
     "Result",
     "Rng",
     "SetupRecord",
+    "Termination",
     "TrailStep",
     "UnknownGame",
     "chance_outcomes",
     "from_plain",
     "move_type",
+    "next_seat",
     "normalize_options",
     "options_schema",
     "ranks_from_keys",
     "replay",
     "replay_compatible",
+    "seats_after",
     "seed_commitment",
     "to_plain",
 ]

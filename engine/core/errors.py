@@ -17,6 +17,11 @@ class InvalidOptions(EngineError, ValueError):
     """Game options, player count or edition that the game cannot be set up with."""
 
 
+class EditionDataError(EngineError, ValueError):
+    """An edition's data file that does not describe the game: the message names the file and
+    the row (or card) at fault. Raised at import, when a game loads its ``data/`` files."""
+
+
 class UnknownGame(EngineError, KeyError):
     """No registered game has this id."""
 

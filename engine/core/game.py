@@ -20,6 +20,7 @@ Subclasses implement the abstract hooks; ``apply_in_place`` is the fast path use
 from __future__ import annotations
 
 import copy
+import enum
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -75,16 +76,37 @@ class GameState:
         self.effects.append(Effect(kind, text, dict(data or {}), shown))
 
 
+class Termination(enum.Enum):
+    """Why a game ended, one vocabulary for every game (like python-chess's
+    ``Outcome.termination``). The values are stable words a client may show or switch on."""
+
+    THIRTEEN_CROWNS = "thirteen-crowns"  # 13 Couronnes: a seat holds 13 crowns and wins at once
+    TURN_LIMIT = "turn-limit"  # 13 Couronnes: the ``max_turns`` option was reached
+    PRESTIGE = "prestige"  # Blazon: a seat reached the last prestige milestone (50)
+    FULL_SHIELD = "full-shield"  # Blazon: a seat filled its shield
+    DISTINCTIONS = "distinctions"  # Blazon: a seat has a marker on every distinction in play
+    STALLED = "stalled"  # Blazon: for a whole round nobody could draw or place a card
+    ROUNDS_PLAYED = "rounds-played"  # Les 7 Blasons: the rounds (and any tie-break) are played
+    TIE_BREAK_LIMIT = "tie-break-limit"  # Les 7 Blasons: still tied after the last tie-break
+
+
 @dataclass(frozen=True)
 class Result:
-    """Final scores and ranks (1-based, ties share a rank) with the tie-break details."""
+    """Final scores and ranks (1-based, ties share a rank) with the tie-break details.
+
+    ``termination`` says why the game ended. It is NOT part of :meth:`to_json` (nor of
+    equality): stored ``GameEnded`` results are compared with a replay's ``to_json()``, so the
+    JSON keeps the exact form it has always had. A stored result gets it back by a replay (or
+    reads the game's own ``details``: ``ended_by`` in 13 Couronnes, ``trigger`` in Blazon).
+    """
 
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
     details: dict[str, Any] = field(default_factory=dict)
+    termination: Termination | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"scores", "ranks", "details"}``, JSON-ready."""
+        """``{"scores", "ranks", "details"}``, JSON-ready (``termination`` is left out)."""
         return {
             "scores": list(self.scores),
             "ranks": list(self.ranks),

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.core.errors import EditionDataError
+
 DATA_DIR = Path(__file__).with_name("data")
 RANKS_PER_COLOUR = 8
 MALANDRIN = 0
@@ -19,8 +21,8 @@ MANANT, MENETRIER, MAGISTRAT, RELIGIEUX, INTENDANT = 1, 2, 3, 4, 5
 POWERS = ("steal", "take", "turn-up", "remove", "move", "exchange")
 
 
-class DataError(ValueError):
-    """A data file that does not describe the game correctly; the message names the row."""
+# The one edition-data error of every game; the old name stays importable.
+DataError = EditionDataError
 
 
 @dataclass(frozen=True)
@@ -109,13 +111,13 @@ def _bourgeoisie(row: dict[str, Any], index: int, names: list[str], where: str) 
 
 
 def load_edition(name: str) -> Edition:
-    """Read and validate ``data/<name>.json``; a bad file raises :class:`DataError`."""
+    """Read and validate ``data/<name>.json``; a bad file raises :class:`~engine.core.errors.EditionDataError`."""
     raw = json.loads((DATA_DIR / f"{name}.json").read_text(encoding="utf-8"))
     return edition_from_data(name, raw)
 
 
 def edition_from_data(name: str, raw: dict[str, Any]) -> Edition:
-    """Validate an edition's plain data; :class:`DataError` names the faulty row."""
+    """Validate an edition's plain data; :class:`~engine.core.errors.EditionDataError` names the faulty row."""
     where = f"{name}.json"
     colours = raw.get("colours", [])
     _require(isinstance(colours, list) and len(colours) == 7, where, "needs 7 colours")

@@ -5,7 +5,7 @@ each decision made by the seat holding that card's power slot (7B-1); the winner
 action (FREE); bourgeoisie users act between table turns (BOURGEOISIE). Impossible powers and
 actions are skipped automatically and noted as effects.
 
-``legality`` says which moves are legal (and why not), ``flow`` carries them out and moves the
+``legality`` says which moves are legal (and why not), ``play`` carries them out and moves the
 game on, ``views`` says what a seat may see, ``rules`` holds trick-winning and scoring.
 """
 
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import IllegalMove, Move, Option, Result, Rng, ranks_from_keys
+from engine.core import IllegalMove, Move, Option, Result, Rng, Termination, ranks_from_keys
 from engine.core.game import Game
-from engine.sept_blasons import flow, legality, views
+from engine.sept_blasons import legality, play, views
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import EDITIONS, Bourgeoisie
-from engine.sept_blasons.flow import MAX_TIE_BREAK_ROUNDS
+from engine.sept_blasons.play import MAX_TIE_BREAK_ROUNDS
 from engine.sept_blasons.rules import cards_won, round_score
 from engine.sept_blasons.state import BOURGEOISIE, FREE, OVER, PLAY, POWER, SeptState
 
@@ -61,7 +61,7 @@ class SeptBlasons(Game[SeptState]):
             "chance", f"seat {state.leader} is drawn to lead the first trick",
             {"leader": state.leader},
         )  # fmt: skip
-        flow.deal(state)
+        play.deal(state)
         return state
 
     # -- whose turn -------------------------------------------------------------------------
@@ -113,17 +113,13 @@ class SeptBlasons(Game[SeptState]):
 
     # -- carrying out moves -----------------------------------------------------------------
     def play(self, state: SeptState, seat: int, move: Move) -> None:
-        flow.carry_out(state, seat, move)
+        play.carry_out(state, seat, move)
 
     def shuffle_unseen(self, state: SeptState) -> None:
         """The face-down tokens nobody has consulted, in the pile and in front of players,
-        change colours among themselves (see :func:`flow.shuffle_unseen_tokens`); later
+        change colours among themselves (see :func:`play.shuffle_unseen_tokens`); later
         rounds are dealt with the fresh RNG too."""
-        flow.shuffle_unseen_tokens(state)
-
-    def decode_move(self, data: Any) -> Move:
-        """A move from its JSON form (raises BadMove when malformed), fast for valid moves."""
-        return mv.decode(data)
+        play.shuffle_unseen_tokens(state)
 
     # -- reading ----------------------------------------------------------------------------
     def view(self, state: SeptState, seat: int | None) -> dict[str, Any]:
@@ -141,7 +137,20 @@ class SeptBlasons(Game[SeptState]):
             f"{edition.rounds} rounds, another round is played (at most {MAX_TIE_BREAK_ROUNDS}; "
             "a tie that remains shares the rank); each round scores the player's best colour",
         }
-        return Result(tuple(float(t) for t in state.totals), ranks_from_keys(state.totals), details)
+        return Result(
+            tuple(float(t) for t in state.totals),
+            ranks_from_keys(state.totals),
+            details,
+            termination=self._termination(state),
+        )
+
+    def _termination(self, state: SeptState) -> Termination:
+        """Rounds played, unless the top total is still tied after the last tie-break round."""
+        still_tied = state.totals.count(max(state.totals)) > 1
+        last_round = EDITIONS[state.edition].rounds + MAX_TIE_BREAK_ROUNDS
+        if still_tied and state.round >= last_round:
+            return Termination.TIE_BREAK_LIMIT
+        return Termination.ROUNDS_PLAYED
 
     def _breakdown(self, state: SeptState, seat: int) -> dict[str, Any]:
         """One player's colour, total and, per round, the score and the colour that made it."""

@@ -7,10 +7,7 @@ means "a face-up token of colour c".
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from engine.core import Move, MoveSet, move_type
 
@@ -125,27 +122,3 @@ MOVES = MoveSet(
     PlayCard, Steal, TakeToken, TurnUp, RemoveToken, ChooseToken, ExchangeWith, MoveTo,
     ConsultTrick, TakeCard, ConsultToken, Finish,
 )  # fmt: skip
-
-
-def _field_kinds(cls: type[Move]) -> tuple[tuple[str, type], ...]:
-    kinds = {"int": int, "bool": bool, "str": str}
-    return tuple((f.name, kinds[str(f.type)]) for f in dataclasses.fields(cls))
-
-
-_FAST = {cls.TYPE: (cls, _field_kinds(cls)) for cls in MOVES.classes()}
-
-
-def decode(data: Any) -> Move:
-    """A move from its JSON form; a fast path for well-formed moves (replay decodes thousands).
-
-    Anything the fast path does not recognise goes to ``MOVES.decode``, which raises
-    :class:`~engine.core.BadMove` saying exactly what is wrong.
-    """
-    if isinstance(data, Mapping):
-        entry = _FAST.get(data.get("type"))  # type: ignore[arg-type]
-        if entry is not None and len(data) == len(entry[1]) + 1:
-            cls, kinds = entry
-            values = [data.get(name) for name, _ in kinds]
-            if all(type(v) is kind for v, (_, kind) in zip(values, kinds, strict=True)):
-                return cls(*values)
-    return MOVES.decode(data)

@@ -4,7 +4,7 @@ Each row is one King: its colour, its law written in the law language of
 /work/shared/games/README.md (an action and a reward), and three flags: ``special`` (a joker),
 ``hole`` (the reward of the King beneath shows through) and ``first`` (the 1st King, in power at
 the start). The law is parsed ONCE here into typed :class:`Action` and :class:`Reward` values;
-a row that does not parse raises :class:`EditionError` naming the file, the row and the card.
+a row that does not parse raises :class:`~engine.core.errors.EditionDataError` naming the file, the row and the card.
 
 >>> KINGS["reconstructed-1"]["B04"].law
 'reveal:blue*4 -> crowns:4'
@@ -17,14 +17,16 @@ import enum
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.errors import EditionDataError
+
 COLOURS: tuple[str, ...] = ("blue", "orange", "green", "purple")
 DATA_DIR = Path(__file__).parent / "data"
 EDITIONS: tuple[str, ...] = ("reconstructed-1",)
 COLUMNS = ("id", "colour", "action", "reward", "special", "hole", "first")
 
 
-class EditionError(ValueError):
-    """A card list that cannot be used: the message names the file, the row and the card."""
+# The one edition-data error of every game; the old name stays importable.
+EditionError = EditionDataError
 
 
 class ActionKind(enum.Enum):

@@ -1,4 +1,4 @@
-"""The state of a 13 Couronnes game and its moves.
+"""The state of a 13 Couronnes game, the quantities of the table and the queries of it.
 
 Cards are named by their id (``"B04"``); hands are kept sorted. The King pile is ``kings``,
 bottom first: the last card is the King in power and nothing beneath it ever leaves (ruling
@@ -11,9 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.core.game import GameState
-from engine.core.moves import Move, MoveSet, move_type
+from engine.core.rng import Rng
+from engine.treize_couronnes.cards import KINGS, King, Reward
 
 NOBODY = -1
+HAND_SIZE = 6
+CROWNS_TO_WIN = 13
+TOKEN_LIMIT = 2
+RESERVE_CROWNS = 65
+RESERVE_GUARDS = 4
+BLASONS_PER_COLOUR = 2
+NO_TOKEN = "none"
+GUARD = "guard"
 
 
 @dataclass(kw_only=True)
@@ -55,101 +64,71 @@ class CouronnesState(GameState):
         return self.guards[seat] + len(self.blasons[seat])
 
 
-@move_type("reveal")
-@dataclass(frozen=True, slots=True)
-class Reveal(Move):
-    """Apply a reveal law: reveal ``cards``, discarding ``jokers`` and ``blasons`` in place of
-    missing cards."""
-
-    cards: tuple[str, ...]
-    jokers: tuple[str, ...] = ()
-    blasons: tuple[str, ...] = ()
+def of_colour(state: CouronnesState, seat: int, colour: str) -> list[str]:
+    """The cards of ``colour`` in ``seat``'s hand."""
+    kings = KINGS[state.edition]
+    return [c for c in state.hands[seat] if kings[c].colour == colour]
 
 
-@move_type("discard")
-@dataclass(frozen=True, slots=True)
-class Discard(Move):
-    """Apply a discard law: discard ``cards`` (face down), ``jokers`` and ``blasons``."""
-
-    cards: tuple[str, ...]
-    jokers: tuple[str, ...] = ()
-    blasons: tuple[str, ...] = ()
+def count_colour(state: CouronnesState, seat: int, colour: str) -> int:
+    """How many cards of ``colour`` ``seat`` holds."""
+    return len(of_colour(state, seat, colour))
 
 
-@move_type("claim")
-@dataclass(frozen=True, slots=True)
-class Claim(Move):
-    """Apply a once-per-turn law (most cards of a colour, fewest crowns, exactly 4 cards)."""
+def king_in_power(state: CouronnesState) -> King:
+    """The King in power."""
+    return KINGS[state.edition][state.kings[-1]]
 
 
-@move_type("pay-guard")
-@dataclass(frozen=True, slots=True)
-class PayGuard(Move):
-    """Give ``card`` to the owner of the guard on the King in power, sending the guard back to
-    the reserve: the price of changing a King an opponent guards (a change must follow)."""
-
-    card: str
-
-
-@move_type("change-king")
-@dataclass(frozen=True, slots=True)
-class ChangeKing(Move):
-    """Play ``card`` as the new King; ``announce`` names the colour of a ``reveal:announced``
-    King ("" for any other)."""
-
-    card: str
-    announce: str = ""
+def showing_reward(state: CouronnesState) -> tuple[Reward, ...]:
+    """The reward of the law in power: through hole Kings, the first reward beneath."""
+    for card in reversed(state.kings):
+        king = KINGS[state.edition][card]
+        if not king.hole:
+            return king.rewards
+    return ()
 
 
-@move_type("redo-discard")
-@dataclass(frozen=True, slots=True)
-class RedoDiscard(Move):
-    """Redo the hand: discard one more card (face down)."""
-
-    card: str
-
-
-@move_type("redo-draw")
-@dataclass(frozen=True, slots=True)
-class RedoDraw(Move):
-    """Redo the hand: stop discarding and draw up to 6 cards."""
+def showing_through(state: CouronnesState) -> str:
+    """The card whose reward shows (the King itself when it has no hole)."""
+    for card in reversed(state.kings):
+        if not KINGS[state.edition][card].hole:
+            return card
+    return ""
 
 
-@move_type("take-token")
-@dataclass(frozen=True, slots=True)
-class TakeToken(Move):
-    """Take a token of a reward: ``token`` is "guard", a blason colour, or "none" to let it go;
-    ``drop`` is the token given back first when already holding 2 ("" when not needed)."""
-
-    token: str
-    drop: str = ""
+def opponents(state: CouronnesState, seat: int) -> list[int]:
+    """Every other seat, in seat order."""
+    return [o for o in range(state.players) if o != seat]
 
 
-@move_type("steal-crowns")
-@dataclass(frozen=True, slots=True)
-class StealCrowns(Move):
-    """Steal crowns: one entry per crown, naming the victim's seat (sorted)."""
-
-    victims: tuple[int, ...]
-
-
-@move_type("steal-cards")
-@dataclass(frozen=True, slots=True)
-class StealCards(Move):
-    """Steal cards at random from hands: one entry per card, naming the victim's seat (sorted)."""
-
-    victims: tuple[int, ...]
-
-
-@move_type("end-turn")
-@dataclass(frozen=True, slots=True)
-class EndTurn(Move):
-    """End the turn, placing one of one's guards on the King in power when ``guard``."""
-
-    guard: bool = False
-
-
-MOVES = MoveSet(
-    Reveal, Discard, Claim, PayGuard, ChangeKing, RedoDiscard, RedoDraw, TakeToken, StealCrowns,
-    StealCards, EndTurn,
-)  # fmt: skip
+def copy_state(state: CouronnesState) -> CouronnesState:
+    """An independent copy of ``state`` without deepcopy (the hot path of bots and tests)."""
+    return CouronnesState(
+        rng=Rng(state.rng.seed, state.rng.counter),
+        effects=list(state.effects),
+        step=state.step,
+        edition=state.edition,
+        players=state.players,
+        max_turns=state.max_turns,
+        hidden_crowns=state.hidden_crowns,
+        hands=[list(h) for h in state.hands],
+        draw=list(state.draw),
+        discard=list(state.discard),
+        kings=list(state.kings),
+        announced=state.announced,
+        guard_owner=state.guard_owner,
+        crowns=list(state.crowns),
+        guards=list(state.guards),
+        blasons=[list(b) for b in state.blasons],
+        reserve_crowns=state.reserve_crowns,
+        reserve_guards=state.reserve_guards,
+        reserve_blasons=dict(state.reserve_blasons),
+        current=state.current,
+        phase=state.phase,
+        revealed=list(state.revealed),
+        pending=list(state.pending),
+        turns=state.turns,
+        winner=state.winner,
+        law_crowns=dict(state.law_crowns),
+    )

@@ -7,6 +7,7 @@ tokens, deck and pile order...) and returns them; no marker may then appear in t
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import json
@@ -17,7 +18,16 @@ import pytest
 
 import engine
 from engine.bots import RandomBot, play_game
-from engine.core import BadMove, Game, GameState, IllegalMove, Move, SetupRecord, replay
+from engine.core import (
+    BadMove,
+    Game,
+    GameState,
+    IllegalMove,
+    Move,
+    SetupRecord,
+    Termination,
+    replay,
+)
 from engine.registry import GAME_MODULES
 
 GAMES = {game.id: game for game in engine.games()}
@@ -68,6 +78,8 @@ def test_random_play_always_ends_with_a_result(game_id: str, players: int) -> No
         assert game.to_act(played.state) == []
         assert len(result.scores) == len(result.ranks) == players
         assert min(result.ranks) == 1
+        assert isinstance(result.termination, Termination), "every result says why it ended"
+        assert set(result.to_json()) == {"scores", "ranks", "details"}
         json.dumps(result.to_json())
 
 
@@ -125,7 +137,7 @@ def test_moves_and_views_round_trip_through_json(game_id: str, players: int) -> 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_bad_move_json_is_refused_as_malformed(game_id: str) -> None:
     game = GAMES[game_id]
-    for data in ([], {"type": "no-such-move"}, {"no": "type"}):
+    for data in ([], {"type": "no-such-move"}, {"no": "type"}, {"type": ["finish"]}):
         with pytest.raises(BadMove):
             game.decode_move(data)
 
@@ -176,3 +188,36 @@ def test_views_hide_what_is_hidden_from_the_viewer(game_id: str, players: int) -
             assert not leaked, f"view for {viewer} shows hidden {leaked}"
             checked += len(markers)
     assert checked > 0
+
+
+def _check_clone_independence(game: Game[Any], players: int, seed: str) -> None:
+    """Along a random game: a clone equals its state, and a move played on either one leaves
+    the other as it was (no list, dict or token shared between them)."""
+    state = game.new_game(players=players, seed=seed)
+    bot = RandomBot(f"{seed}/clone")
+    while seats := game.to_act(state):
+        seat = seats[0]
+        move = bot.choose(game, state, seat, game.legal_moves(state, seat))
+        twin = game.clone(state)
+        before = game.state_to_json(state)
+        assert game.state_to_json(twin) == before
+        game.apply_in_place(twin, seat, move)
+        assert game.state_to_json(state) == before, "a move on the clone changed the original"
+        after = game.state_to_json(twin)
+        game.apply_in_place(state, seat, move)
+        assert game.state_to_json(twin) == after, "a move on the original changed the clone"
+        assert game.state_to_json(state) == after
+
+
+@pytest.mark.parametrize(("game_id", "players"), SEAT_COUNTS)
+def test_a_clone_is_independent_of_its_original(game_id: str, players: int) -> None:
+    _check_clone_independence(GAMES[game_id], players, f"clone-{players}")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_clone_check_catches_a_shallow_copy(game_id: str) -> None:
+    """The check above can fail: a game whose clone shares the state's lists is caught."""
+    game = GAMES[game_id]
+    shallow = type("Shallow", (type(game),), {"clone": lambda self, state: copy.copy(state)})()
+    with pytest.raises(AssertionError, match="changed the"):
+        _check_clone_independence(shallow, game.min_players, "clone-shallow")

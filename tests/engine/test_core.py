@@ -2,23 +2,29 @@
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
 from engine.core import (
     BadMove,
+    EditionDataError,
+    EngineError,
     InvalidOptions,
     Move,
     MoveSet,
     Option,
     Result,
     Rng,
+    Termination,
     from_plain,
     move_type,
+    next_seat,
     normalize_options,
     options_schema,
     ranks_from_keys,
     replay_compatible,
+    seats_after,
     seed_commitment,
     to_plain,
 )
@@ -161,11 +167,51 @@ def test_moves_round_trip_exactly() -> None:
         ({"type": "play"}, "missing fields: card, targets"),
         ({"type": "play", "card": 1, "targets": [], "x": 1}, "unexpected fields: x"),
         ({"type": "play", "card": "1", "targets": []}, "expected an integer"),
+        ({"type": ["play"], "card": 1}, '"type" field'),
     ],
 )
 def test_malformed_moves_say_what_is_wrong(data: object, message: str) -> None:
     with pytest.raises(BadMove, match=message.replace("(", r"\(")):
         MOVES.decode(data)
+
+
+@move_type("take")
+@dataclass(frozen=True, slots=True)
+class Take(Move):
+    card: int
+    face: str
+    up: bool = False
+
+
+FLAT = MoveSet(Take, Pass)  # every field int/str/bool: decoded by the fast path
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": "take", "card": 3, "face": "up", "up": True},
+        {"type": "pass"},
+        {"type": "take", "card": True, "face": "up", "up": True},  # bool is not an int
+        {"type": "take", "card": 3, "face": "up"},  # missing
+        {"type": "take", "card": 3, "face": "up", "up": 1},
+        {"type": "take", "card": 3, "face": "up", "top": True},  # misnamed field
+        {"type": ["take"], "card": 3, "face": "up", "up": True},  # unhashable type name
+        {"type": None},
+        [],
+    ],
+    ids=str,
+)
+def test_the_fast_decoder_answers_as_the_full_one(data: Any) -> None:
+    """The fast path (replay's) may only ever give what the checked decoder gives."""
+    try:
+        expected: Move | str = FLAT._decode_checked(data)
+    except BadMove as exc:
+        expected = str(exc)
+    try:
+        got: Move | str = FLAT.decode(data)
+    except BadMove as exc:
+        got = str(exc)
+    assert got == expected
 
 
 # -- options -----------------------------------------------------------------------------
@@ -220,6 +266,40 @@ def test_competition_ranks_share_ties() -> None:
 def test_result_round_trips() -> None:
     result = Result((13.0, 16.0), (2, 1), {"round_scores": [[13], [16]]})
     assert Result.from_json(result.to_json()) == result
+
+
+def test_the_end_reason_stays_out_of_the_stored_result_json() -> None:
+    """Verification compares a stored ``GameEnded`` result with a replay's ``to_json()``: a
+    new key there would make every stored game fail, so ``termination`` is an attribute only."""
+    with_reason = Result(
+        (13.0, 2.0), (1, 2), {"ended_by": "13 crowns"}, Termination.THIRTEEN_CROWNS
+    )
+    without = Result((13.0, 2.0), (1, 2), {"ended_by": "13 crowns"})
+    assert with_reason.to_json() == without.to_json()
+    assert set(with_reason.to_json()) == {"scores", "ranks", "details"}
+    assert with_reason == without == Result.from_json(with_reason.to_json())
+    assert with_reason.termination is Termination.THIRTEEN_CROWNS
+
+
+# -- seats ----------------------------------------------------------------------------------
+
+
+def test_next_seat_goes_clockwise_and_skips() -> None:
+    assert [next_seat(s, 4) for s in range(4)] == [1, 2, 3, 0]
+    assert next_seat(3, 5, skip={4, 0}) == 1
+    assert next_seat(1, 3, skip={0, 2}) == 1  # everyone else skipped: back to the same seat
+    assert seats_after(2, 4) == [3, 0, 1]
+    assert seats_after(0, 5, skip=[2, 3]) == [1, 4]
+
+
+def test_every_game_raises_the_one_edition_data_error() -> None:
+    from engine.blazon.cards import DataError as BlazonDataError
+    from engine.sept_blasons.cards import DataError as SeptDataError
+    from engine.treize_couronnes.cards import EditionError
+
+    assert BlazonDataError is SeptDataError is EditionError is EditionDataError
+    assert issubclass(EditionDataError, EngineError)
+    assert issubclass(EditionDataError, ValueError)  # what callers caught before
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ import itertools
 import pytest
 
 from engine.blazon import GAME
-from engine.blazon.state import ALIGNS, DECKS, SPACES, BlazonState, Draw, Pay, Place
+from engine.blazon.moves import Draw, Pay, Place
+from engine.blazon.state import ALIGNS, DECKS, SPACES, BlazonState
 from engine.core import IllegalMove, Move, Rng
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.blazon import GAME
-from engine.blazon.state import BLAZON, END, PAY, EndTurn, Finish, Pay, Place
+from engine.blazon.moves import EndTurn, Finish, Pay, Place
+from engine.blazon.state import BLAZON, END, PAY
 from engine.core import IllegalMove
 from tests.engine.blazon.helpers import SPACE, fresh, give, n, play, put
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.blazon import GAME, blazon_text
+from engine.blazon.moves import Pay, Place
 from engine.blazon.shield import TABLES, blazon_line, placement_problem, pluralize
-from engine.blazon.state import BLAZON, Pay, Place, PlayerState
+from engine.blazon.state import BLAZON, PlayerState
 from engine.core import IllegalMove
 from tests.engine.blazon.helpers import CARDS, SPACE, fresh, give, n, play
 

@@ -6,21 +6,10 @@ import pytest
 
 from engine.blazon import GAME
 from engine.blazon.cards import EDITIONS
+from engine.blazon.moves import Claim, Draw, EndTurn, Finish, Keep, Pay, Place
 from engine.blazon.shield import TABLES, requirement_met, shield_facts
-from engine.blazon.state import (
-    CLAIM,
-    OVER,
-    BlazonState,
-    Claim,
-    Draw,
-    EndTurn,
-    Finish,
-    Keep,
-    Pay,
-    Place,
-    PlayerState,
-)
-from engine.core import IllegalMove
+from engine.blazon.state import CLAIM, OVER, BlazonState, PlayerState
+from engine.core import IllegalMove, Termination
 from tests.engine.blazon.helpers import SPACE, fresh, give, n, play, put
 
 EDITION = EDITIONS["reconstructed-1"]
@@ -221,6 +210,7 @@ def test_ruling_BZ_5_fifty_prestige_gives_every_other_player_one_final_turn() ->
     result = GAME.result(state)
     assert result is not None
     assert result.details["trigger"] == "prestige"
+    assert result.termination is Termination.PRESTIGE
 
 
 def test_ruling_BZ_5_a_full_shield_triggers_the_end() -> None:

@@ -6,12 +6,7 @@ import pytest
 
 from engine.blazon import GAME
 from engine.blazon.cards import EDITIONS
-from engine.blazon.state import (
-    DRAW,
-    END,
-    EXCHANGE,
-    MAIN,
-    OVER,
+from engine.blazon.moves import (
     Claim,
     Discard,
     Draw,
@@ -27,7 +22,8 @@ from engine.blazon.state import (
     Place,
     Refresh,
 )
-from engine.core import BadMove, IllegalMove
+from engine.blazon.state import DRAW, END, EXCHANGE, MAIN, OVER
+from engine.core import BadMove, IllegalMove, Termination
 from tests.engine.blazon.helpers import CARDS, SPACE, all_cards, fresh, give, n, play, show
 
 
@@ -155,7 +151,9 @@ def test_a_round_where_nobody_can_draw_or_place_ends_the_game() -> None:
     play(state, Pass(), Pass())
     assert state.phase == OVER
     assert state.trigger == "stalled"
-    assert GAME.result(state) is not None
+    result = GAME.result(state)
+    assert result is not None
+    assert result.termination is Termination.STALLED
 
 
 # -- Herald actions ---------------------------------------------------------------------------

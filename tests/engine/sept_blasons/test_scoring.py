@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from engine.core import Termination
 from engine.sept_blasons import GAME
-from engine.sept_blasons.flow import MAX_TIE_BREAK_ROUNDS
 from engine.sept_blasons.moves import PlayCard
+from engine.sept_blasons.play import MAX_TIE_BREAK_ROUNDS
 from engine.sept_blasons.rules import colour_scores, round_score
 from engine.sept_blasons.state import OVER, PLAY, SeptState, Token
 from tests.engine.sept_blasons.helpers import act, first_legal, new_game, play_cards, set_tokens
@@ -118,6 +119,7 @@ def test_three_rounds_then_the_highest_total_wins() -> None:
     assert result is not None
     assert result.ranks == (3, 1, 2)
     assert result.scores == (10.0, 30.0, 20.0)
+    assert result.termination is Termination.ROUNDS_PLAYED
 
 
 def test_a_tied_top_total_after_three_rounds_plays_a_tie_break_round() -> None:
@@ -135,6 +137,7 @@ def test_a_tied_top_total_after_three_rounds_plays_a_tie_break_round() -> None:
     assert result is not None
     assert result.ranks == (1, 2, 3)
     assert result.details["tie_break_rounds"] == 1
+    assert result.termination is Termination.ROUNDS_PLAYED  # the tie-break settled it
 
 
 def test_tie_break_rounds_stop_at_the_safety_bound_and_the_tie_shares_the_rank() -> None:
@@ -145,6 +148,7 @@ def test_tie_break_rounds_stop_at_the_safety_bound_and_the_tie_shares_the_rank()
     result = GAME.result(state)
     assert result is not None
     assert result.ranks == (1, 1, 3)
+    assert result.termination is Termination.TIE_BREAK_LIMIT
 
 
 def test_a_round_that_is_won_is_scored_into_the_totals() -> None:

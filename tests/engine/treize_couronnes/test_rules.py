@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from engine.core import IllegalMove, Move
+from engine.core import IllegalMove, Move, Termination
 from engine.treize_couronnes import GAME
-from engine.treize_couronnes.state import (
+from engine.treize_couronnes.moves import (
     ChangeKing,
     Claim,
     Discard,
@@ -568,6 +568,7 @@ def test_ruling_13C_3_the_13th_crown_wins_at_once() -> None:
     assert result is not None
     assert result.ranks == (1, 2)
     assert result.details["ended_by"] == "13 crowns"
+    assert result.termination is Termination.THIRTEEN_CROWNS
     assert "the game is over" in refused(after, EndTurn())
 
 
@@ -589,6 +590,7 @@ def test_ruling_13C_3_ranking_by_crowns_then_fewer_cards_in_hand_ties_shared() -
     result = GAME.result(after)
     assert result is not None
     assert result.details["ended_by"] == "max_turns"
+    assert result.termination is Termination.TURN_LIMIT
     # seat 0 drew up to 6 cards: more cards than seat 3, so below it
     assert result.ranks == (4, 1, 1, 3)
     assert result.scores == (5.0, 7.0, 7.0, 5.0)

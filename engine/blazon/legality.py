@@ -1,0 +1,410 @@
+"""Which Blazon moves are legal now, and why a move is refused (every refusal matches
+``legal_moves``): placements (ruling BZ-1, the row change of an override), paying, the Herald
+action, the free refresh, drawing and exchanging."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+
+from engine.blazon.cards import (
+    EDITIONS,
+)
+from engine.blazon.moves import (
+    Claim,
+    Discard,
+    Draw,
+    EndTurn,
+    Exchange,
+    Finish,
+    HeraldDiscardPile,
+    HeraldDraw,
+    HeraldRefresh,
+    HeraldTake,
+    Keep,
+    Pass,
+    Pay,
+    Place,
+    Refresh,
+)
+from engine.blazon.shield import (
+    TABLES,
+    Tables,
+    can_finish_row_change,
+    placement_problem,
+    row_conflicts,
+)
+from engine.blazon.state import (
+    ALIGNS,
+    BLAZON,
+    CLAIM,
+    DECKS,
+    DEVICE_SLOTS,
+    DRAW,
+    END,
+    EXCHANGE,
+    HAND_LIMIT,
+    MAIN,
+    OVER,
+    PAY,
+    SPACES,
+    TINCTURE_SLOTS,
+    BlazonState,
+    PlayerState,
+)
+from engine.core.moves import Move
+
+HERALD_PHASES = (MAIN, BLAZON, END)
+SLOT_DECK = ("device",) * len(DEVICE_SLOTS) + ("tincture",) * len(TINCTURE_SLOTS)
+
+
+def legal_moves(state: BlazonState, seat: int) -> list[Move]:
+    """Every move ``seat`` may make now, exactly (empty when it is not to act)."""
+    if state.phase == OVER or seat != state.turn:
+        return []
+    phase = state.phase
+    player = state.players[seat]
+    moves: list[Move] = []
+    if phase == PAY:
+        return [Pay(card) for card in player.hand if _pay_problem(state, player, card) is None]
+    if phase == CLAIM:
+        return [Claim(d) for d in state.claimable]
+    if phase == EXCHANGE:
+        moves.extend(
+            Exchange(card, slot)
+            for card in state.drawn
+            for slot, shown in enumerate(state.display)
+            if shown and SLOT_DECK[slot] == TABLES[state.edition].category[card]
+        )
+        moves.append(Keep())
+        return moves
+    if phase == DRAW:
+        return [Draw(deck) for deck in DECKS if can_draw(state, deck)]
+    if state.pending_row:
+        moves.extend(_placements(state, player, herald=False))
+        if herald_ready(state, player):
+            moves.extend(_placements(state, player, herald=True))
+        return moves
+    if phase == MAIN:
+        moves.extend(Draw(deck) for deck in DECKS if can_draw(state, deck))
+    if phase in (MAIN, BLAZON):
+        moves.extend(_placements(state, player, herald=False))
+    if phase == MAIN and not moves:
+        moves.append(Pass())
+    if herald_ready(state, player):
+        moves.extend(_herald_moves(state, player))
+    if not state.refresh_used and refresh_allowed(state):
+        moves.append(Refresh())
+    if phase == BLAZON:
+        moves.append(Finish())
+    if phase == END:
+        if len(player.hand) > HAND_LIMIT:
+            moves.extend(Discard(card) for card in player.hand)
+        else:
+            moves.append(EndTurn())
+    return moves
+
+
+def _placements(state: BlazonState, player: PlayerState, *, herald: bool) -> list[Move]:
+    """Every legal placement; candidates come from the precomputed spots of each card."""
+    tables = TABLES[state.edition]
+    found: list[Move] = []
+    abating = state.abatement_rule and player.abatement and not state.pending_row
+    for card in player.hand:
+        if not _affordable(tables, player, card, herald=herald):
+            continue
+        spots = [(sa, False) for sa in tables.fit_spots[card]]
+        if abating:
+            spots += [(sa, True) for sa in tables.kind_spots[card]]
+        for (space, align), abate in spots:
+            problem = _placement_refusal(
+                state, player, card=card, space=space, align=align, herald=herald, abate=abate
+            )
+            if problem is None:
+                found.append(Place(card, space, ALIGNS[align], herald, abate))
+    return found
+
+
+def _herald_moves(state: BlazonState, player: PlayerState) -> list[Move]:
+    moves: list[Move] = list(_placements(state, player, herald=True))
+    moves.extend(HeraldTake(slot) for slot, card in enumerate(state.display) if card)
+    moves.extend(HeraldDraw(deck) for deck in DECKS if can_draw(state, deck))
+    moves.extend(HeraldDiscardPile(deck) for deck in DECKS if state.discards[deck])
+    if any(state.display) or any(can_draw(state, d) for d in DECKS):
+        moves.append(HeraldRefresh())
+    return moves
+
+
+def _affordable(tables: Tables, player: PlayerState, card: int, *, herald: bool) -> bool:
+    """The rest of the hand can pay for ``card`` (1 with the Herald action)."""
+    if herald:
+        return len(player.hand) >= 2
+    rest = sum(tables.prestige[n] for n in player.hand) - tables.prestige[card]
+    return rest >= tables.prestige[card]
+
+
+def can_draw(state: BlazonState, deck: str) -> bool:
+    """A card can be drawn from ``deck``: it or its discard pile (reshuffled then) holds one."""
+    return bool(state.decks[deck] or state.discards[deck])
+
+
+def herald_ready(state: BlazonState, player: PlayerState) -> bool:
+    """The seat to act may take its Herald action now (a token left, not used this turn)."""
+    return state.phase in HERALD_PHASES and player.heralds > 0 and not state.herald_used
+
+
+def refresh_allowed(state: BlazonState) -> bool:
+    """Three display cards share an element type or an augmentation symbol."""
+    if state.phase not in HERALD_PHASES:
+        return False
+    return display_refreshable(state.edition, tuple(state.display))
+
+
+def problem(state: BlazonState, player: PlayerState, move: Move) -> str | None:
+    """Why ``move`` is refused now, or None. Every branch matches ``legal_moves``."""
+    phase = state.phase
+    if isinstance(move, Pay):
+        if phase != PAY:
+            return "there is nothing to pay for now"
+        return _pay_problem(state, player, move.card)
+    if phase == PAY:
+        return f"first finish paying: {state.pay_due} more prestige of cards to discard"
+    if isinstance(move, Claim):
+        if phase != CLAIM:
+            return "distinctions are claimed at the end of the turn"
+        if move.distinction not in state.claimable:
+            return (
+                f"you cannot claim {move.distinction!r}: claimable are {', '.join(state.claimable)}"
+            )
+        return None
+    if phase == CLAIM:
+        return "choose the distinction to claim: " + ", ".join(state.claimable)
+    if isinstance(move, Draw):
+        return _draw_problem(state, move.deck)
+    if phase == DRAW:
+        return "draw your second card first"
+    if isinstance(move, Exchange):
+        return _exchange_problem(state, move)
+    if isinstance(move, Keep):
+        return None if phase == EXCHANGE else "there are no drawn cards to keep"
+    if phase == EXCHANGE:
+        return "exchange a drawn card or keep them"
+    return _turn_problem(state, player, move)
+
+
+def _turn_problem(state: BlazonState, player: PlayerState, move: Move) -> str | None:
+    """Moves of the phases main, blazon and end."""
+    phase = state.phase
+    if isinstance(move, Place):
+        return _place_problem(state, player, move)
+    if state.pending_row:
+        return _pending_refusal(state, _pending_conflicts(state, player))
+    if isinstance(move, (HeraldTake, HeraldDraw, HeraldDiscardPile, HeraldRefresh)):
+        return _herald_problem(state, player, move)
+    if isinstance(move, Refresh):
+        if state.refresh_used:
+            return "the display was already refreshed this turn"
+        if not refresh_allowed(state):
+            return "the display has no three cards sharing an element or augmentation symbol"
+        return None
+    if isinstance(move, Finish):
+        return None if phase == BLAZON else "you are not taking a Blazon action"
+    if isinstance(move, Discard):
+        if phase != END or len(player.hand) <= HAND_LIMIT:
+            return "you discard only at the end of your turn, above 7 cards"
+        return None if move.card in player.hand else _not_in_hand(move.card)
+    if isinstance(move, EndTurn):
+        if phase != END:
+            return (
+                "take an Acquire or a Blazon action first"
+                if phase == MAIN
+                else "finish the Blazon action first"
+            )
+        if len(player.hand) > HAND_LIMIT:
+            return f"discard down to {HAND_LIMIT} cards first ({len(player.hand)} in hand)"
+        return None
+    if isinstance(move, Pass):
+        if phase != MAIN:
+            return "you can pass only instead of your action"
+        if any(can_draw(state, d) for d in DECKS) or _placements(state, player, herald=False):
+            return "you may pass only when no card can be drawn or placed"
+        return None
+    return f"{type(move).__name__} is not a Blazon move"
+
+
+def _draw_problem(state: BlazonState, deck: str) -> str | None:
+    if deck not in DECKS:
+        return f"there is no {deck!r} deck: draw from tincture or device"
+    if state.phase not in (MAIN, DRAW):
+        return "you draw only as your Acquire action, at the start of the turn"
+    if not can_draw(state, deck):
+        return f"the {deck} deck and its discard pile are both empty"
+    return None
+
+
+def _exchange_problem(state: BlazonState, move: Exchange) -> str | None:
+    if state.phase != EXCHANGE:
+        return "you exchange only the cards drawn by an Acquire action"
+    if move.card not in state.drawn:
+        return f"card {move.card} is not a card you just drew (or it was exchanged already)"
+    if not 0 <= move.slot < len(state.display) or not state.display[move.slot]:
+        return f"display slot {move.slot} holds no card"
+    if SLOT_DECK[move.slot] != TABLES[state.edition].category[move.card]:
+        return "exchange like for like: a tincture for a tincture, a device for a device"
+    return None
+
+
+def _place_problem(state: BlazonState, player: PlayerState, move: Place) -> str | None:
+    tables = TABLES[state.edition]
+    if move.herald:
+        if not herald_ready(state, player):
+            return _herald_refusal(state, player)
+    elif state.phase not in (MAIN, BLAZON):
+        return "your action is over: a further placement needs the Herald action"
+    if move.card not in player.hand:
+        return _not_in_hand(move.card)
+    if not 0 <= move.space < SPACES:
+        return f"there is no space {move.space} (spaces are 0..{SPACES - 1})"
+    if move.align not in ALIGNS:
+        return f"alignment {move.align!r} must be top or bottom"
+    if not _affordable(tables, player, move.card, herald=move.herald):
+        return "the rest of your hand cannot pay for this card"
+    return _placement_refusal(
+        state, player, card=move.card, space=move.space, align=ALIGNS.index(move.align),
+        herald=move.herald, abate=move.abate,
+    )  # fmt: skip
+
+
+def _placement_refusal(
+    state: BlazonState,
+    player: PlayerState,
+    *,
+    card: int,
+    space: int,
+    align: int,
+    herald: bool,
+    abate: bool,
+) -> str | None:
+    """The placement rules (ruling BZ-1), with the override's row change within a turn.
+
+    A normal placement may leave its row in two alignments if the hand can still cover the
+    cards left in the other alignment before the turn ends; until then only those covers
+    may be placed (normal or Herald placements, no abatement).
+    """
+    tables = TABLES[state.edition]
+    if state.pending_row:
+        conflicts = _pending_conflicts(state, player)
+        if abate or space not in conflicts or align != state.pending_align:
+            return _pending_refusal(state, conflicts)
+    remaining = row_conflicts(player, tables, space, align)
+    problem = placement_problem(
+        player, tables, card=card, space=space, align=align, abate=abate,
+        abatement_rule=state.abatement_rule,
+        row_change=not abate and (bool(state.pending_row) or not herald),
+        row_ok=not remaining,
+    )  # fmt: skip
+    if problem is not None or abate:
+        return problem
+    if not remaining:
+        return None
+    hand = list(player.hand)
+    hand.remove(card)
+    shield = list(player.shield)
+    shield[space] = card
+    if can_finish_row_change(
+        tables,
+        shield=tuple(shield),
+        hand=tuple(hand),
+        due=1 if herald else tables.prestige[card],
+        conflicts=remaining,
+        align=align,
+        herald=not herald and player.heralds > 0 and not state.herald_used,
+    ):
+        return None
+    names = ", ".join(tables.board.spaces[t].name for t in remaining)
+    return (
+        f"row {tables.row_of[space]} would be left in two alignments: your hand cannot "
+        f"cover {names} in the {ALIGNS[align]} alignment this turn"
+    )
+
+
+def _pending_conflicts(state: BlazonState, player: PlayerState) -> tuple[int, ...]:
+    """Spaces of the row being changed that are still in the other alignment."""
+    row = TABLES[state.edition].board.rows.get(state.pending_row, ())
+    return tuple(
+        t
+        for t in row
+        if player.shield[t] and t != player.abated_space and player.aligns[t] != state.pending_align
+    )
+
+
+def _pending_refusal(state: BlazonState, conflicts: tuple[int, ...]) -> str:
+    spaces = TABLES[state.edition].board.spaces
+    names = ", ".join(spaces[t].name for t in conflicts)
+    return (
+        f"first finish changing row {state.pending_row} to the "
+        f"{ALIGNS[state.pending_align]} alignment: cover {names}"
+    )
+
+
+def _pay_problem(state: BlazonState, player: PlayerState, card: int) -> str | None:
+    if card not in player.hand:
+        return _not_in_hand(card)
+    if not state.pending_row:
+        return None
+    tables = TABLES[state.edition]
+    hand = list(player.hand)
+    hand.remove(card)
+    if can_finish_row_change(
+        tables,
+        shield=tuple(player.shield),
+        hand=tuple(hand),
+        due=state.pay_due - tables.prestige[card],
+        conflicts=_pending_conflicts(state, player),
+        align=state.pending_align,
+        herald=player.heralds > 0 and not state.herald_used,
+    ):
+        return None
+    return (
+        f"paying with card {card} would leave too little to finish changing row "
+        f"{state.pending_row} this turn"
+    )
+
+
+def _herald_problem(state: BlazonState, player: PlayerState, move: Move) -> str | None:
+    if not herald_ready(state, player):
+        return _herald_refusal(state, player)
+    if isinstance(move, HeraldTake):
+        if not 0 <= move.slot < len(state.display) or not state.display[move.slot]:
+            return f"display slot {move.slot} holds no card"
+    elif isinstance(move, HeraldDraw):
+        if move.deck not in DECKS or not can_draw(state, move.deck):
+            return f"no card can be drawn from {move.deck!r}"
+    elif isinstance(move, HeraldDiscardPile):
+        if move.deck not in DECKS or not state.discards[move.deck]:
+            return f"there is no {move.deck!r} discard pile with a card on top"
+    elif not (any(state.display) or any(can_draw(state, d) for d in DECKS)):
+        return "there is no display to refresh"
+    return None
+
+
+def _herald_refusal(state: BlazonState, player: PlayerState) -> str:
+    if state.herald_used:
+        return "you already took a Herald action this turn"
+    if player.heralds <= 0:
+        return "you have no herald token"
+    return "a Herald action is taken between steps, not now"
+
+
+def _not_in_hand(card: int) -> str:
+    return f"card {card} is not in your hand"
+
+
+@functools.lru_cache(maxsize=4096)
+def display_refreshable(edition: str, display: tuple[int, ...]) -> bool:
+    """Three display cards share an element type or an augmentation symbol (wild included)."""
+    cards = EDITIONS[edition].cards
+    shown = [cards[n] for n in display if n]
+    types = Counter(c.type for c in shown)
+    augs = Counter(c.augmentation for c in shown)
+    return max(types.values(), default=0) >= 3 or max(augs.values(), default=0) >= 3

@@ -1,0 +1,398 @@
+"""Carrying out validated Blazon moves: drawing and the display, placing and paying, prestige
+and milestones, heralds, distinctions (ruling BZ-3) and the end of a turn and of the game.
+
+Every function here trusts its input (``legality`` has validated the move) and mutates the
+state."""
+
+from __future__ import annotations
+
+import functools
+
+from engine.blazon import legality
+from engine.blazon.cards import (
+    EDITIONS,
+)
+from engine.blazon.legality import SLOT_DECK
+from engine.blazon.moves import (
+    Claim,
+    Discard,
+    Draw,
+    EndTurn,
+    Exchange,
+    Finish,
+    HeraldDiscardPile,
+    HeraldDraw,
+    HeraldRefresh,
+    HeraldTake,
+    Keep,
+    Pass,
+    Pay,
+    Place,
+    Refresh,
+)
+from engine.blazon.shield import (
+    TABLES,
+    Tables,
+    requirement_met,
+    row_conflicts,
+    row_shift,
+    shield_facts,
+    shield_full,
+)
+from engine.blazon.state import (
+    ALIGNS,
+    BLAZON,
+    CLAIM,
+    DECKS,
+    DRAW,
+    END,
+    EXCHANGE,
+    HAND_LIMIT,
+    MAIN,
+    OVER,
+    PAY,
+    BlazonState,
+    PlayerState,
+)
+from engine.core.moves import Move
+from engine.core.seats import next_seat, seats_after
+
+WEAK_HAND = 5  # a starting hand worth this much or less is redrawn
+MAX_REDRAWS = 50  # a bound on the starting-hand redraw (never reached with 120 cards)
+
+
+def deal_starting_hand(state: BlazonState, tables: Tables, seat: int) -> None:
+    """2 tinctures + 2 devices; a hand worth 5 or less goes to the bottoms and is redrawn."""
+    hand = state.players[seat].hand
+    for attempt in range(MAX_REDRAWS):
+        for deck in DECKS:
+            hand.extend(state.decks[deck].pop() for _ in range(2))
+        worth = sum(tables.prestige[n] for n in hand)
+        state.note("chance", f"seat {seat} draws a starting hand", {"hand": hand[:]}, [seat])
+        if worth > WEAK_HAND or attempt == MAX_REDRAWS - 1:
+            return
+        state.note("redraw", f"seat {seat}'s starting hand is worth {worth}: redrawn")
+        for deck in DECKS:
+            returned = [n for n in hand if tables.category[n] == deck]
+            state.decks[deck][:0] = returned
+            state.seen_at_bottom[deck] = state.seen_at_bottom.get(deck, 0) + len(returned)
+        hand.clear()
+
+
+def carry_out(state: BlazonState, seat: int, move: Move) -> None:
+    """Carry out a validated move, then skip the steps that offer no choice."""
+    player = state.players[seat]
+    if isinstance(move, Draw):
+        _play_draw(state, seat, move.deck)
+    elif isinstance(move, Exchange):
+        _play_exchange(state, player, move)
+    elif isinstance(move, Keep):
+        state.drawn.clear()
+        state.phase = END
+    elif isinstance(move, Place):
+        _play_place(state, seat, move)
+    elif isinstance(move, Pay):
+        _play_pay(state, player, move.card)
+    elif isinstance(move, Finish):
+        state.phase = END
+    elif isinstance(move, Discard):
+        player.hand.remove(move.card)
+        _discard(state, move.card)
+    elif isinstance(move, Claim):
+        _claim(state, seat, move.distinction)
+        _next_turn(state)
+    elif isinstance(move, EndTurn):
+        _end_turn(state, seat)
+    elif isinstance(move, Pass):
+        state.passes += 1
+        state.note("pass", f"seat {seat} can neither draw nor place a card")
+        state.phase = END
+    else:
+        _play_free_action(state, seat, move)
+    _settle(state)
+
+
+def _play_free_action(state: BlazonState, seat: int, move: Move) -> None:
+    player = state.players[seat]
+    if isinstance(move, Refresh):
+        state.refresh_used = True
+        _refresh_display(state, "seat {seat} refreshes the display")
+        return
+    state.herald_used = True
+    player.heralds -= 1
+    if isinstance(move, HeraldTake):
+        player.hand.append(state.display[move.slot])
+        state.display[move.slot] = 0
+        refill_display(state)
+    elif isinstance(move, HeraldDraw):
+        player.hand.append(_draw_card(state, move.deck, seat))
+    elif isinstance(move, HeraldDiscardPile):
+        player.hand.append(state.discards[move.deck].pop())
+    elif isinstance(move, HeraldRefresh):
+        _refresh_display(state, f"seat {seat} discards and refills the display")
+
+
+def _play_draw(state: BlazonState, seat: int, deck: str) -> None:
+    card = _draw_card(state, deck, seat)
+    state.players[seat].hand.append(card)
+    state.drawn.append(card)
+    state.draws += 1
+    state.passes = 0
+    state.phase = DRAW if state.draws < 2 else EXCHANGE
+
+
+def _play_exchange(state: BlazonState, player: PlayerState, move: Exchange) -> None:
+    taken = state.display[move.slot]
+    state.display[move.slot] = move.card
+    player.hand.remove(move.card)
+    player.hand.append(taken)
+    state.drawn.remove(move.card)
+
+
+def _play_place(state: BlazonState, seat: int, move: Place) -> None:
+    tables = TABLES[state.edition]
+    player = state.players[seat]
+    space, align = move.space, ALIGNS.index(move.align)
+    _, shifted = row_shift(player, tables, space, align)
+    conflicts = () if move.abate else row_conflicts(player, tables, space, align)
+    state.pending_row = tables.row_of[space] if conflicts else 0
+    state.pending_align = align if conflicts else 0
+    if shifted >= 0:
+        player.aligns[shifted] = align
+        state.note(
+            "shift",
+            f"seat {seat}'s card on {tables.board.spaces[shifted].name} shifts to {move.align}",
+        )
+    covered = player.shield[space]
+    if covered:
+        _discard(state, covered)
+        state.note(
+            "override",
+            f"seat {seat} covers {tables.edition.cards[covered].name}; it goes to the discard pile",
+        )
+        if player.abated_space == space:
+            player.abated_space = -1
+            player.abatement = True
+            state.note("abatement", f"seat {seat} takes the abatement token back")
+    player.hand.remove(move.card)
+    player.shield[space] = move.card
+    player.aligns[space] = align
+    if move.abate:
+        player.abatement = False
+        player.abated_space = space
+    if move.herald:
+        state.herald_used = True
+        player.heralds -= 1
+    state.passes = 0
+    state.after_pay = state.phase if move.herald else BLAZON
+    state.pay_due = 1 if move.herald else tables.prestige[move.card]
+    state.phase = PAY
+    _score(state, seat, tables.prestige[move.card])
+    if shield_full(player):
+        _trigger_end(state, seat, "full-shield")
+
+
+def _play_pay(state: BlazonState, player: PlayerState, card: int) -> None:
+    player.hand.remove(card)
+    _discard(state, card)
+    state.pay_due -= TABLES[state.edition].prestige[card]
+    if state.pay_due <= 0:
+        state.pay_due = 0
+        state.phase = state.after_pay
+
+
+def _settle(state: BlazonState) -> None:
+    """Skip steps that offer no choice (a second draw from nothing, an empty end step)."""
+    if state.phase == DRAW and not any(legality.can_draw(state, d) for d in DECKS):
+        state.note("skip", "no card is left to draw: the Acquire takes one card")
+        state.phase = EXCHANGE
+    if state.phase == EXCHANGE and not state.drawn:
+        state.phase = END
+    if state.phase == END:
+        player = state.players[state.turn]
+        free = legality.herald_ready(state, player) or (
+            not state.refresh_used and legality.refresh_allowed(state)
+        )
+        if not free and len(player.hand) <= HAND_LIMIT:
+            state.note("turn", f"seat {state.turn} has nothing left to do: the turn ends")
+            _end_turn(state, state.turn)
+
+
+def _draw_card(state: BlazonState, deck: str, seat: int) -> int:
+    """The top card of a deck (reshuffling its discard pile when empty), seen by ``seat``."""
+    _reshuffle_if_empty(state, deck)
+    card = state.decks[deck].pop()
+    state.note("chance", f"seat {seat} draws a {deck} card", {"card": card}, [seat])
+    return card
+
+
+def _reshuffle_if_empty(state: BlazonState, deck: str) -> None:
+    if state.decks[deck] or not state.discards[deck]:
+        return
+    pile = state.discards[deck]
+    state.decks[deck] = state.rng.shuffled(pile)
+    state.discards[deck] = []
+    state.seen_at_bottom[deck] = 0  # the cards seen at the bottom were all drawn
+    state.note(
+        "chance",
+        f"the {deck} discard pile ({len(pile)} cards) is shuffled into a new deck",
+        {"order": state.decks[deck][:]},
+        [],
+    )
+
+
+def shuffle_unseen(state: BlazonState) -> None:
+    """Shuffle each deck again, but for the redrawn starting-hand cards a seat saw go to its
+    bottom (they stay there while the deck lasts). Hands, the display, the discard piles
+    and shields are seen and stay as they are."""
+    for deck in DECKS:
+        cards = state.decks[deck]
+        kept = min(state.seen_at_bottom.get(deck, 0), len(cards))
+        unseen = cards[kept:]
+        state.rng.shuffle(unseen)
+        cards[kept:] = unseen
+        at_bottom = f"; the {kept} seen at its bottom stay there" if kept else ""
+        state.note(
+            "reshuffle",
+            f"the arbiter shuffles the {deck} deck again ({len(unseen)} cards{at_bottom})",
+            {"deck": deck, "cards": len(unseen), "kept_at_bottom": kept},
+        )
+
+
+def _discard(state: BlazonState, card: int) -> None:
+    state.discards[TABLES[state.edition].category[card]].append(card)
+
+
+def refill_display(state: BlazonState) -> None:
+    """Fill every empty display slot from its deck, while cards are left."""
+    for slot, card in enumerate(state.display):
+        deck = SLOT_DECK[slot]
+        if card or not legality.can_draw(state, deck):
+            continue
+        _reshuffle_if_empty(state, deck)
+        state.display[slot] = state.decks[deck].pop()
+        state.note(
+            "chance",
+            f"display slot {slot} shows {EDITIONS[state.edition].cards[state.display[slot]].name}",
+            {"slot": slot, "card": state.display[slot]},
+        )
+
+
+def _refresh_display(state: BlazonState, text: str) -> None:
+    state.note("refresh", text.format(seat=state.turn))
+    for slot, card in enumerate(state.display):
+        if card:
+            _discard(state, card)
+            state.display[slot] = 0
+    refill_display(state)
+
+
+def _score(state: BlazonState, seat: int, points: int) -> None:
+    player = state.players[seat]
+    before = player.prestige
+    player.prestige += points
+    milestones = TABLES[state.edition].board.milestones
+    for index, mark in enumerate(milestones):
+        if before < mark <= player.prestige and state.milestones[index] < 0:
+            state.milestones[index] = seat
+            player.animals += 1
+            state.note("milestone", f"seat {seat} is first to {mark} prestige: an animal token")
+            _give_heralds(state, seat)
+    if player.prestige >= milestones[-1]:
+        _trigger_end(state, seat, "prestige")
+
+
+def _give_heralds(state: BlazonState, seat: int) -> None:
+    """Every other player takes a herald token, in turn order, while the pile lasts."""
+    for other in seats_after(seat, len(state.players)):
+        if state.herald_pile <= 0:
+            state.note("heralds", "the herald pile is empty")
+            return
+        state.herald_pile -= 1
+        state.players[other].heralds += 1
+
+
+def _trigger_end(state: BlazonState, seat: int, trigger: str) -> None:
+    if state.trigger:
+        return
+    state.trigger, state.trigger_seat = trigger, seat
+    state.note(
+        "end",
+        f"seat {seat} triggers the end ({trigger}): every other player takes one final turn",
+    )
+
+
+def _end_turn(state: BlazonState, seat: int) -> None:
+    """End of turn: the distinction check (ruling BZ-3), then the next seat."""
+    state.claimable = claimable(state, seat)
+    if len(state.claimable) > 1:
+        state.phase = CLAIM
+        return
+    if state.claimable:
+        _claim(state, seat, state.claimable[0])
+    _next_turn(state)
+
+
+def claimable(state: BlazonState, seat: int) -> list[str]:
+    """Distinctions ``seat`` meets now, has no marker on, and which have a free award space."""
+    tables = TABLES[state.edition]
+    by_id = tables.edition.distinction_by_id
+    count = len(state.players)
+    open_cards = [
+        ident
+        for ident, taken in zip(state.distinctions, state.awards, strict=True)
+        if seat not in taken and len(taken) < len(by_id[ident].awards(count))
+    ]
+    if not open_cards:
+        return []
+    met = distinctions_met(tables, tuple(state.players[seat].shield))
+    return [ident for ident in open_cards if ident in met]
+
+
+def _claim(state: BlazonState, seat: int, ident: str) -> None:
+    distinction = EDITIONS[state.edition].distinction_by_id[ident]
+    taken = state.awards[state.distinctions.index(ident)]
+    value = distinction.awards(len(state.players))[len(taken)]
+    first = not taken
+    taken.append(seat)
+    player = state.players[seat]
+    player.markers.append(ident)
+    player.distinction_points += value
+    state.claimable = []
+    state.note("distinction", f"seat {seat} earns {distinction.name} ({value} prestige at the end)")
+    if first:
+        _give_heralds(state, seat)
+    if len(player.markers) == len(state.distinctions):
+        _trigger_end(state, seat, "distinctions")
+
+
+def _next_turn(state: BlazonState) -> None:
+    count = len(state.players)
+    following = next_seat(state.turn, count)
+    stalled = state.passes >= count
+    if following == state.trigger_seat or stalled:
+        if stalled and not state.trigger:
+            state.trigger = "stalled"
+            state.note(
+                "end", "no player could draw or place a card for a whole round: the game ends"
+            )
+        state.phase = OVER
+        return
+    state.turn = following
+    state.turn_number += 1
+    state.phase = MAIN
+    state.drawn.clear()
+    state.draws = 0
+    state.herald_used = state.refresh_used = False
+    state.claimable = []
+
+
+@functools.lru_cache(maxsize=16384)
+def distinctions_met(tables: Tables, shield: tuple[int, ...]) -> frozenset[str]:
+    """Ids of the edition's distinctions whose requirement this shield meets."""
+    facts = shield_facts(PlayerState(hand=[], shield=list(shield)), tables)
+    return frozenset(
+        ident
+        for ident, distinction in tables.edition.distinction_by_id.items()
+        if requirement_met(distinction.clauses, facts)
+    )

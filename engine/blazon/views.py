@@ -1,0 +1,181 @@
+"""What a seat may see of a game of Blazon, and moves in words.
+
+Hidden: other seats' hands (the drawn, not yet kept cards are part of the hand) and the order
+of both decks. Discard piles, the display and shields are face up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.blazon import scoring
+from engine.blazon.cards import (
+    EDITIONS,
+    Card,
+    Distinction,
+)
+from engine.blazon.moves import (
+    Claim,
+    Discard,
+    Draw,
+    EndTurn,
+    Exchange,
+    Finish,
+    HeraldDiscardPile,
+    HeraldDraw,
+    HeraldRefresh,
+    HeraldTake,
+    Keep,
+    Pass,
+    Pay,
+    Place,
+    Refresh,
+)
+from engine.blazon.shield import (
+    TABLES,
+    blazon_text,
+)
+from engine.blazon.state import ALIGNS, DECKS, SPACES, BlazonState
+from engine.core.moves import Move
+
+_DEFAULT = EDITIONS[next(iter(EDITIONS))]
+CARD_NAMES = {number: card.name for number, card in _DEFAULT.cards.items()}
+CARD_PRESTIGE = {number: card.prestige for number, card in _DEFAULT.cards.items()}
+SPACE_NAMES = tuple(space.name for space in _DEFAULT.board.spaces)
+FIXED_WORDS: dict[type[Move], str] = {
+    Keep: "keeps the drawn cards",
+    Finish: "finishes the Blazon action",
+    HeraldRefresh: "uses a herald to discard and refill the display",
+    Refresh: "refreshes the display",
+    EndTurn: "ends the turn",
+    Pass: "passes (nothing to draw or place)",
+}
+
+
+def describe(move: Move, seat: int) -> str:
+    """One line a person reads in the audit log."""
+    return f"seat {seat} {_describe_action(move)}"
+
+
+def _describe_action(move: Move) -> str:
+    if isinstance(move, Pay):
+        return f"pays with {_card_name(move.card)}"
+    if isinstance(move, Place):
+        space = SPACE_NAMES[move.space] if 0 <= move.space < SPACES else f"space {move.space}"
+        how = " with the Herald action" if move.herald else ""
+        how += " using the abatement token" if move.abate else ""
+        worth = CARD_PRESTIGE.get(move.card, "?")
+        return f"places {_card_name(move.card)} ({worth}) on {space} ({move.align}){how}"
+    if isinstance(move, Draw):
+        return f"draws from the {move.deck} deck"
+    if isinstance(move, Exchange):
+        return f"exchanges {_card_name(move.card)} for display slot {move.slot}"
+    if isinstance(move, Discard):
+        return f"discards {_card_name(move.card)} (hand limit)"
+    if isinstance(move, HeraldTake):
+        return f"uses a herald to take display slot {move.slot}"
+    if isinstance(move, HeraldDraw):
+        return f"uses a herald to draw from the {move.deck} deck"
+    if isinstance(move, HeraldDiscardPile):
+        return f"uses a herald to take the top of the {move.deck} discard pile"
+    if isinstance(move, Claim):
+        return f"claims distinction {move.distinction}"
+    return FIXED_WORDS.get(type(move), move.TYPE)
+
+
+def view(state: BlazonState, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` (None: a spectator) may see now."""
+    tables = TABLES[state.edition]
+    edition = tables.edition
+
+    def card(number: int) -> dict[str, Any]:
+        return _card_json(edition.cards[number])
+
+    players = []
+    for index, p in enumerate(state.players):
+        shown: dict[str, Any] = {
+            "seat": index,
+            "hand_count": len(p.hand),
+            "shield": [
+                {
+                    "space": tables.board.spaces[s].name,
+                    "align": ALIGNS[p.aligns[s]],
+                    "card": card(p.shield[s]),
+                    "abated": s == p.abated_space,
+                }
+                if p.shield[s]
+                else None
+                for s in range(SPACES)
+            ],
+            "blazon": blazon_text(p, tables),
+            "prestige": p.prestige,
+            "heralds": p.heralds,
+            "animals": p.animals,
+            "abatement_token": p.abatement,
+            "distinctions": p.markers[:],
+        }
+        if index == seat:
+            shown["hand"] = [card(n) for n in p.hand]
+        players.append(shown)
+    view: dict[str, Any] = {
+        "edition": state.edition,
+        "options": {"abatement": state.abatement_rule},
+        "turn": state.turn,
+        "turn_number": state.turn_number,
+        "phase": state.phase,
+        "players": players,
+        "display": [card(n) if n else None for n in state.display],
+        "decks": {d: len(state.decks[d]) for d in DECKS},
+        "discards": {d: [card(n) for n in state.discards[d]] for d in DECKS},
+        "distinctions": [
+            {
+                **_distinction_json(edition.distinction_by_id[d], len(state.players)),
+                "markers": taken[:],
+            }
+            for d, taken in zip(state.distinctions, state.awards, strict=True)
+        ],
+        "herald_pile": state.herald_pile,
+        "milestones": {
+            str(m): s for m, s in zip(tables.board.milestones, state.milestones, strict=True)
+        },
+        "herald_action_used": state.herald_used,
+        "refresh_used": state.refresh_used,
+        "pay_due": state.pay_due,
+        "drawn_count": len(state.drawn),
+        "claimable": state.claimable[:],
+        "end_trigger": {"trigger": state.trigger, "seat": state.trigger_seat}
+        if state.trigger
+        else None,
+        "last_effects": [e.public_json(seat) for e in state.effects],
+    }
+    if seat == state.turn:
+        view["drawn"] = [card(n) for n in state.drawn]
+    result = scoring.result(state)
+    if result is not None:
+        view["result"] = result.to_json()
+    return view
+
+
+def _card_name(number: int) -> str:
+    return CARD_NAMES.get(number, f"card {number}")
+
+
+def _card_json(card: Card) -> dict[str, Any]:
+    return {
+        "number": card.number,
+        "id": card.id,
+        "category": card.category,
+        "type": card.type,
+        "name": card.name,
+        "augmentation": card.augmentation,
+        "prestige": card.prestige,
+    }
+
+
+def _distinction_json(distinction: Distinction, players: int) -> dict[str, Any]:
+    return {
+        "id": distinction.id,
+        "category": distinction.category,
+        "name": distinction.name,
+        "requirement": distinction.requirement,
+        "awards": list(distinction.awards(players)),
+    }

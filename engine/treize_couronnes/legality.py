@@ -1,0 +1,294 @@
+"""Which 13 Couronnes moves are legal now, and why a move is refused: applying the law
+(``laws``), changing the King and paying its guard, redoing the hand, ending the turn, and the
+choices of a reward. The queries of the table (the King in power, the reward showing) live here
+too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations_with_replacement
+
+from engine.core.errors import IllegalMove
+from engine.core.moves import Move
+from engine.treize_couronnes import views
+from engine.treize_couronnes.cards import (
+    ANNOUNCED,
+    COLOURS,
+    KINGS,
+    ActionKind,
+    King,
+)
+from engine.treize_couronnes.laws import fulfils, ways
+from engine.treize_couronnes.moves import (
+    ChangeKing,
+    Claim,
+    Discard,
+    EndTurn,
+    PayGuard,
+    RedoDiscard,
+    RedoDraw,
+    Reveal,
+    StealCards,
+    StealCrowns,
+    TakeToken,
+)
+from engine.treize_couronnes.state import (
+    GUARD,
+    NO_TOKEN,
+    NOBODY,
+    TOKEN_LIMIT,
+    CouronnesState,
+    count_colour,
+    king_in_power,
+    opponents,
+)
+
+APPLY_PHASES = ("start", "changed", "applied")
+END_PHASES = ("changed", "applied", "drawn")
+
+
+def legal_moves(state: CouronnesState, seat: int) -> list[Move]:
+    """Every move ``seat`` may make now, exactly."""
+    if state.phase == "over" or seat != state.current:
+        return []
+    if state.pending:
+        return _reward_moves(state, seat)
+    moves: list[Move] = []
+    if state.phase in APPLY_PHASES:
+        moves.extend(_law_moves(state, seat))
+    if state.phase in ("start", "paid"):
+        moves.extend(_change_moves(state, seat))
+    if state.phase in ("start", "redo"):
+        moves.extend(RedoDiscard(card) for card in state.hands[seat])
+        moves.append(RedoDraw())
+    if state.phase in END_PHASES:
+        moves.append(EndTurn(False))
+        if _may_place_guard(state, seat):
+            moves.append(EndTurn(True))
+    return moves
+
+
+def _law_moves(state: CouronnesState, seat: int) -> list[Move]:
+    action = king_in_power(state).action
+    if action.once:
+        if state.phase != "applied" and _may_claim(state, seat):
+            return [Claim()]
+        return []
+    usable = [c for c in state.hands[seat] if c not in state.revealed]
+    found = ways(action, usable, state.blasons[seat], KINGS[state.edition], state.announced)
+    kind = Reveal if action.kind is ActionKind.REVEAL else Discard
+    return [kind(cards, jokers, blasons) for cards, jokers, blasons in found]
+
+
+def _may_claim(state: CouronnesState, seat: int) -> bool:
+    """Whether a once-per-turn law may be attempted (13C-1)."""
+    action = king_in_power(state).action
+    if action.kind is ActionKind.ONCE_HAND_4:
+        return len(state.hands[seat]) == 4
+    if action.kind is ActionKind.ONCE_FEWEST_CROWNS:
+        # hidden crowns: the offer must not tell whether it holds, so it is always made
+        return state.hidden_crowns or fewest_holds(state, seat)
+    # most-<colour>: an attempt needs at least one card of the colour to reveal
+    return count_colour(state, seat, action.colour) > 0
+
+
+def fewest_holds(state: CouronnesState, seat: int) -> bool:
+    """Whether ``seat`` has strictly fewer crowns than each opponent."""
+    mine = state.crowns[seat]
+    return all(mine < state.crowns[o] for o in opponents(state, seat))
+
+
+def _change_moves(state: CouronnesState, seat: int) -> Iterator[Move]:
+    """Pay an opponent's guard first (with any card, keeping one to play), else change."""
+    hand = state.hands[seat]
+    if _guarded_against(state, seat):
+        if len(hand) >= 2:
+            yield from (PayGuard(card) for card in hand)
+        return
+    for card in hand:
+        for colour in COLOURS if _announces(state, card) else ("",):
+            yield ChangeKing(card, colour)
+
+
+def _guarded_against(state: CouronnesState, seat: int) -> bool:
+    """True when another seat's guard stands on the King in power."""
+    return state.guard_owner not in (NOBODY, seat)
+
+
+def _announces(state: CouronnesState, card: str) -> bool:
+    return KINGS[state.edition][card].action.need[:1] == ((ANNOUNCED, 1),)
+
+
+def _may_place_guard(state: CouronnesState, seat: int) -> bool:
+    return state.guards[seat] > 0 and state.guard_owner == NOBODY
+
+
+def _reward_moves(state: CouronnesState, seat: int) -> list[Move]:
+    kind, _, amount = state.pending[0].partition(":")
+    if kind in (GUARD, "blason"):
+        return list(token_moves(state, seat, kind))
+    victims = victim_choices(state, seat, kind, int(amount))
+    cls = StealCrowns if kind == "steal-crowns" else StealCards
+    return [cls(v) for v in victims]
+
+
+def token_moves(state: CouronnesState, seat: int, kind: str) -> Iterator[TakeToken]:
+    """Take a guard or a blason (each colour left), giving one back first when holding 2."""
+    if kind == GUARD:
+        offered = [GUARD] if state.reserve_guards else []
+    else:
+        offered = [c for c in COLOURS if state.reserve_blasons[c]]
+    full = state.tokens(seat) >= TOKEN_LIMIT
+    if full:
+        yield TakeToken(NO_TOKEN, "")
+    held = ([GUARD] if state.guards[seat] else []) + sorted(set(state.blasons[seat]))
+    for token in offered:
+        for drop in held if full else [""]:
+            if drop != token:
+                yield TakeToken(token, drop)
+
+
+def victim_choices(
+    state: CouronnesState, seat: int, kind: str, amount: int
+) -> list[tuple[int, ...]]:
+    """Each way to split ``amount`` thefts among opponents who have something to lose.
+
+    With hidden crowns any opponent may be named for every crown: listing only those who
+    have crowns would tell the thief who has none (a theft from nobody's crowns is lost)."""
+    if kind == "steal-crowns" and state.hidden_crowns:
+        have = [amount] * state.players
+    else:
+        have = state.crowns if kind == "steal-crowns" else [len(h) for h in state.hands]
+    caps = {o: min(have[o], amount) for o in opponents(state, seat) if have[o] > 0}
+    size = min(amount, sum(caps.values()))
+    return [
+        split
+        for split in combinations_with_replacement(sorted(caps), size)
+        if all(split.count(o) <= cap for o, cap in caps.items())
+    ]
+
+
+def check(state: CouronnesState, seat: int, move: Move) -> None:
+    """Raise IllegalMove with the reason unless ``move`` is legal for ``seat`` now."""
+    if state.phase == "over":
+        raise IllegalMove("the game is over")
+    if seat != state.current:
+        raise IllegalMove(f"it is seat {state.current}'s turn, not seat {seat}'s")
+    if state.pending:
+        _check_reward_move(state, seat, move)
+    elif isinstance(move, (Reveal, Discard, Claim)):
+        _check_law_move(state, seat, move)
+    elif isinstance(move, ChangeKing):
+        _check_change(state, seat, move)
+    elif isinstance(move, PayGuard):
+        _check_pay_guard(state, seat, move)
+    elif isinstance(move, (RedoDiscard, RedoDraw)):
+        _check_redo(state, seat, move)
+    elif isinstance(move, EndTurn):
+        _check_end(state, seat, move)
+    else:
+        raise IllegalMove(f"{views.describe(move, seat)} is not allowed now")
+
+
+def _check_reward_move(state: CouronnesState, seat: int, move: Move) -> None:
+    if move not in _reward_moves(state, seat):
+        wanted = state.pending[0].replace(":", " ")
+        raise IllegalMove(
+            f"{views.describe(move, seat)} is not allowed: seat {seat} must first take the "
+            f"reward part '{wanted}' (the choices are in the legal moves)"
+        )
+
+
+def _check_law_move(state: CouronnesState, seat: int, move: Move) -> None:
+    king = king_in_power(state)
+    if state.phase not in APPLY_PHASES:
+        raise IllegalMove("the law can only be applied at the start of a turn, after "
+                          "changing the King, or again right after applying it")  # fmt: skip
+    if not _law_allows(state, seat, move):
+        raise IllegalMove(_why_law_refused(state, seat, move, king))
+
+
+def _law_allows(state: CouronnesState, seat: int, move: Move) -> bool:
+    """The direct check of a law move (the same answer as ``move in _law_moves``)."""
+    action = king_in_power(state).action
+    if action.once or isinstance(move, Claim):
+        return isinstance(move, Claim) and move in _law_moves(state, seat)
+    expected = Reveal if action.kind is ActionKind.REVEAL else Discard
+    if not isinstance(move, expected):
+        return False
+    usable = [c for c in state.hands[seat] if c not in state.revealed]
+    way = (move.cards, move.jokers, move.blasons)
+    kings = KINGS[state.edition]
+    return fulfils(
+        action,
+        way,
+        usable=usable,
+        blasons=state.blasons[seat],
+        kings=kings,
+        announced=state.announced,
+    )
+
+
+def _why_law_refused(state: CouronnesState, seat: int, move: Move, king: King) -> str:
+    action = king.action
+    if action.once and state.phase == "applied":
+        return f"the law of {king.id} ({king.law}) can be applied only once per turn"
+    if action.once:
+        return f"seat {seat} does not meet the condition of {king.id} ({king.law})"
+    expected = "reveal" if action.kind is ActionKind.REVEAL else "discard"
+    if expected != move.TYPE:
+        return f"the law of {king.id} ({king.law}) is applied with a '{expected}' move"
+    return (
+        f"{views.describe(move, seat)} does not carry out {king.law}: the cards must be in "
+        f"hand and not revealed yet this turn, of the asked colours, and a joker or a "
+        f"blason may only stand in for a missing card"
+    )
+
+
+def _check_change(state: CouronnesState, seat: int, move: ChangeKing) -> None:
+    if state.phase not in ("start", "paid"):
+        raise IllegalMove("the King can only be changed as the turn's first choice")
+    if _guarded_against(state, seat):
+        raise IllegalMove(
+            f"the King is guarded by seat {state.guard_owner}: first give them a card "
+            f"from your hand (pay-guard)"
+        )
+    if move.card not in state.hands[seat]:
+        raise IllegalMove(f"seat {seat} has no card {move.card} in hand")
+    if _announces(state, move.card) != (move.announce != ""):
+        raise IllegalMove(_announce_words(state, move.card))
+    if move.announce and move.announce not in COLOURS:
+        raise IllegalMove(f"{move.announce!r} is not a colour ({', '.join(COLOURS)})")
+
+
+def _check_pay_guard(state: CouronnesState, seat: int, move: PayGuard) -> None:
+    if state.phase != "start":
+        raise IllegalMove("a guard is paid for only to change the King, as the first choice")
+    if not _guarded_against(state, seat):
+        raise IllegalMove("no card is owed: the King in power has no opponent's guard")
+    if move.card not in state.hands[seat]:
+        raise IllegalMove(f"seat {seat} has no card {move.card} in hand")
+    if len(state.hands[seat]) < 2:
+        raise IllegalMove("paying the guard would leave no card to play as the new King")
+
+
+def _announce_words(state: CouronnesState, card: str) -> str:
+    if _announces(state, card):
+        return f"{card} asks for a colour: announce one of {', '.join(COLOURS)}"
+    return f"{card} does not ask for a colour: announce nothing"
+
+
+def _check_redo(state: CouronnesState, seat: int, move: Move) -> None:
+    if state.phase not in ("start", "redo"):
+        raise IllegalMove("the hand can only be redone as the turn's first choice")
+    if isinstance(move, RedoDiscard) and move.card not in state.hands[seat]:
+        raise IllegalMove(f"seat {seat} has no card {move.card} in hand")
+
+
+def _check_end(state: CouronnesState, seat: int, move: EndTurn) -> None:
+    if state.phase not in END_PHASES:
+        raise IllegalMove("the turn cannot end yet: choose an action first (or draw)")
+    if move.guard and not _may_place_guard(state, seat):
+        if state.guard_owner != NOBODY:
+            raise IllegalMove("the King in power already has a guard")
+        raise IllegalMove(f"seat {seat} has no guard to place")
