@@ -1,0 +1,97 @@
+"""Clubs, their members, and player accounts."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+
+from tournaments import selectors
+from tournaments.errors import InvalidInput, NotAllowed
+from tournaments.models import Club, ClubMembership, Player
+from tournaments.services._common import full_clean, has_control_characters
+
+User = get_user_model()
+
+
+def club_member_add(*, club: Club, user: AbstractBaseUser, role: str = "member") -> ClubMembership:
+    """Make ``user`` a member (or organiser) of ``club``; an existing role is changed to it.
+    For staff, the demo and tests: the admin is where people's roles are managed."""
+    if role not in ClubMembership.Role.values:
+        raise InvalidInput(f"A club role is member or organiser, not {role!r}.")
+    membership, _ = ClubMembership.objects.update_or_create(
+        club=club, user=user, defaults={"role": role}
+    )
+    return membership
+
+
+def club_named(*, name: str, by: AbstractBaseUser) -> Club:
+    """The existing club called ``name``; staff may also name a new one (it is created)."""
+    name = name.strip()
+    if selectors.user_is_staff(by):
+        return club_get_or_create(name=name)
+    club = Club.objects.filter(name=name).first()
+    if club is None:
+        raise NotAllowed(
+            f"There is no club called {name!r}: staff add clubs and name their organisers."
+        )
+    return club
+
+
+def club_get_or_create(*, name: str) -> Club:
+    """The club called ``name`` (created the first time it is named)."""
+    name = name.strip()
+    if not name:
+        raise InvalidInput("A club needs a name.")
+    club, _ = Club.objects.get_or_create(name=name)
+    return club
+
+
+@transaction.atomic
+def player_create(
+    *, username: str, display_name: str, email: str = "", club: Club | None = None
+) -> Player:
+    """A new user account with its player profile."""
+    username, display_name = username.strip(), display_name.strip()
+    _check_new_player(username=username, display_name=display_name, email=email)
+    user = User.objects.create_user(username=username, email=email)
+    player = Player(user=user, display_name=display_name, club=club)
+    full_clean(player)
+    player.save()
+    if club is not None:
+        club_member_add(club=club, user=user)  # a new account listed under a club belongs to it
+    return player
+
+
+def _check_new_player(*, username: str, display_name: str, email: str) -> None:
+    if not username:
+        raise InvalidInput("A player needs a username.")
+    try:
+        User.username_validator(username)
+    except ValidationError:
+        raise InvalidInput(
+            f"The username {username!r} may only hold letters, digits and @ . + - _."
+        ) from None
+    if len(username) > 150 or len(display_name) > 120:
+        raise InvalidInput(f"The username or display name of {username!r} is too long.")
+    if not display_name:
+        raise InvalidInput(f"The player {username!r} needs a display name.")
+    if has_control_characters(display_name) or has_control_characters(email):
+        raise InvalidInput(f"The display name or e-mail of {username!r} holds a control character.")
+    if User.objects.filter(username=username).exists():
+        raise InvalidInput(f"The username {username!r} is already taken.")
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise InvalidInput(f"{email!r} is not an e-mail address.") from None
+
+
+def player_for_user(*, user: AbstractBaseUser) -> Player:
+    """The user's player profile, created with their username as display name if missing."""
+    player, _ = Player.objects.get_or_create(
+        user=user, defaults={"display_name": user.get_username()}
+    )
+    return player

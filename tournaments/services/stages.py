@@ -1,0 +1,94 @@
+"""Stages of a tournament: the current one, groups dealt before it starts, and the cut
+that sends the best players on to a bracket stage."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tournaments import pairing, selectors
+from tournaments.errors import InvalidInput, ResultsMissing, WrongState
+from tournaments.models import Format, Round, Stage, Tournament
+from tournaments.services._common import (
+    BRACKET_FORMATS,
+    PAIRED_FORMATS,
+    name_tables,
+    next_round_number,
+)
+from tournaments.services.brackets import bracket_build, bracket_seeds
+
+
+def current_stage(tournament: Tournament) -> Stage:
+    """The tournament's latest stage (one is created for a tournament that has none)."""
+    stage = tournament.stages.order_by("-order").first()
+    if stage is None:
+        fmt = tournament.format if tournament.format != Format.STAGES else Format.SWISS
+        stage = Stage.objects.create(tournament=tournament, order=1, format=fmt)
+    return stage
+
+
+@transaction.atomic
+def stage_cut(
+    *, tournament: Tournament, top: int, format: str, advance: int | None = None
+) -> Stage:
+    """End the current stage and send its ``top`` players to a new bracket stage, seeded by
+    the standings (the best is seed 1)."""
+    if format not in BRACKET_FORMATS:
+        raise InvalidInput(
+            f"A cut leads to a bracket: choose one of {', '.join(sorted(BRACKET_FORMATS))}."
+        )
+    if tournament.rounds.filter(state=Round.State.DRAFT).exists():
+        raise WrongState("A round is still a draft: confirm it or re-pair it before the cut.")
+    missing = selectors.tables_missing_results(tournament)
+    if missing:
+        raise ResultsMissing(f"Results are missing for {name_tables(missing)}.")
+    active = {
+        r.id for r in selectors.active_registrations(tournament, next_round_number(tournament))
+    }
+    current = current_stage(tournament)
+    groups = {int(reg): name for reg, name in current.groups.items()} or None
+    rows = [
+        row
+        for row in selectors.standings_rows(tournament)
+        if row.entrant in active and (groups is None or row.entrant in groups)
+    ]
+    try:
+        seeds = pairing.cut(rows, top=top, groups=groups)
+    except pairing.PairingError as exc:
+        raise InvalidInput(str(exc)) from None
+    stage = Stage.objects.create(
+        tournament=tournament,
+        order=current.order + 1,
+        name="Playoffs",
+        format=format,
+        cut_top=top,
+        advance=advance,
+    )
+    stage.bracket = bracket_build(stage, seeds).to_json()
+    stage.save(update_fields=["bracket"])
+    return stage
+
+
+@transaction.atomic
+def stage_split_groups(*, tournament: Tournament, groups: int) -> Stage:
+    """Deal the checked-in players into ``groups`` groups by snake seeding (before round 1):
+    each group is paired on its own, then :func:`stage_cut` takes the best of each group."""
+    stage = current_stage(tournament)
+    if stage.rounds.exists():
+        raise WrongState(
+            f"The stage {stage.name!r} has begun: groups are set before its first round."
+        )
+    if stage.format not in PAIRED_FORMATS:
+        raise InvalidInput("Groups are played as Swiss or round robin, not as a bracket.")
+    seeds = bracket_seeds(tournament, next_round_number(tournament))
+    if groups < 1 or groups > max(1, len(seeds) // tournament.table_preferred):
+        raise InvalidInput(
+            f"{len(seeds)} checked-in players make at most "
+            f"{max(1, len(seeds) // tournament.table_preferred)} groups of "
+            f"{tournament.table_preferred}, not {groups}."
+        )
+    dealt = pairing.split_groups(seeds, groups)
+    stage.groups = {
+        str(reg): chr(ord("A") + index) for index, members in enumerate(dealt) for reg in members
+    }
+    stage.save(update_fields=["groups"])
+    return stage

@@ -1,0 +1,205 @@
+"""Creating a tournament, changing its settings, finishing it."""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from tournaments import pairing
+from tournaments.errors import InvalidInput, WrongState
+from tournaments.games import game_facts, game_options
+from tournaments.models import Club, Format, LateEntryAward, Round, Stage, Tournament
+from tournaments.services._common import bounded, full_clean
+from tournaments.services.permissions import check_may_create
+
+#: The refusal of an unknown late-entry award (``{input}`` is the value sent); the API's too.
+LATE_ENTRY_AWARD_REFUSAL = (
+    'There is no late entry award "{input}": choose none (0 points), bye (the bye points) or '
+    "half_bye (half the bye points) for each round a late entrant missed."
+)
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    game_id: str,
+    organiser: AbstractBaseUser,
+    club: Club | None = None,
+    edition: str = "",
+    options: Mapping[str, Any] | None = None,
+    format: str = "swiss",
+    table_preferred: int | None = None,
+    table_allowed: Sequence[int] | None = None,
+    points_by_rank: Sequence[float] | None = None,
+    tiebreakers: Sequence[str] = ("opponents_points", "game_score"),
+    bye_points: float | None = None,
+    late_entry_award: str = "none",
+    dispute_window_minutes: int = 30,
+    rounds_planned: int | None = None,
+    pairing_seed: str = "",
+) -> Tournament:
+    """A tournament in registration, with one stage; sizes and points default from the game.
+
+    ``organiser`` creates it: an organiser of ``club``, or staff (the only ones who create a
+    tournament with no club)."""
+    check_may_create(organiser, club)
+    facts = game_facts(game_id)
+    if edition and edition not in facts.editions:
+        raise InvalidInput(
+            f"{facts.name} has no edition {edition!r}; editions: {', '.join(facts.editions)}."
+        )
+    if format not in Format.values:
+        raise InvalidInput(f"Unknown format {format!r}; formats: {', '.join(Format.values)}.")
+    two_player = format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION)
+    if two_player and (table_preferred or 2) != 2:
+        raise InvalidInput("Single and double elimination brackets are for tables of 2.")
+    preferred = table_preferred or (2 if two_player else facts.preferred_table)
+    if two_player and not table_allowed:
+        table_allowed = [2]
+    allowed = _table_allowed(facts.min_players, facts.max_players, preferred, table_allowed)
+    points = _points_by_rank(points_by_rank, max(allowed))
+    tournament = Tournament(
+        name=name.strip(),
+        club=club,
+        game_id=facts.id,
+        edition=edition,
+        options=game_options(facts.id, options),
+        format=format,
+        table_preferred=preferred,
+        table_allowed=allowed,
+        points_by_rank=points,
+        tiebreakers=_tiebreakers(tiebreakers),
+        bye_points=points[0] if bye_points is None else _bye_points(bye_points),
+        late_entry_award=_late_entry_award(late_entry_award),
+        dispute_window_minutes=dispute_window_minutes,
+        rounds_planned=rounds_planned,
+        pairing_seed=pairing_seed or secrets.token_hex(8),
+        status=Tournament.Status.REGISTRATION,
+    )
+    full_clean(tournament)
+    tournament.save()
+    tournament.organisers.add(organiser)
+    # A "stages" tournament opens with Swiss groups; stage_cut adds the bracket after them.
+    first = "swiss" if format == Format.STAGES else format
+    Stage.objects.create(
+        tournament=tournament,
+        order=1,
+        name="Groups" if format == Format.STAGES else "Main",
+        format=first,
+        rounds_planned=rounds_planned,
+    )
+    return tournament
+
+
+def _table_allowed(low: int, high: int, preferred: int, allowed: Sequence[int] | None) -> list[int]:
+    sizes = (
+        sorted(set(allowed))
+        if allowed
+        else [s for s in (preferred - 1, preferred, preferred + 1) if low <= s <= high]
+    )
+    outside = [s for s in sizes if not low <= s <= high]
+    if outside or not low <= preferred <= high:
+        raise InvalidInput(
+            f"This game is for {low} to {high} players: a table of {(outside or [preferred])[0]} cannot play it."
+        )
+    if preferred not in sizes:
+        raise InvalidInput(
+            f"The preferred table size {preferred} must be one of the allowed sizes."
+        )
+    if high >= 2 and sizes == [1]:
+        raise InvalidInput("Tables of one player are byes, not tables.")
+    return sizes
+
+
+def _points_by_rank(points: Sequence[float] | None, largest: int) -> list[float]:
+    if points is None:
+        return [float(p) for p in range(largest - 1, -1, -1)]
+    if not points:
+        raise InvalidInput("Points by rank need at least one value (the winner's points).")
+    values = [bounded(p, "Points by rank") for p in points]
+    if any(a < b for a, b in itertools.pairwise(values)):
+        raise InvalidInput("Points by rank must not grow with the rank: 1st place earns the most.")
+    return values
+
+
+def _bye_points(value: float) -> float:
+    return bounded(value, "Bye points")
+
+
+def _tiebreakers(names: Sequence[str]) -> list[str]:
+    unknown = [n for n in names if n not in pairing.TIEBREAKERS]
+    if unknown:
+        raise InvalidInput(
+            f"Unknown tie-breaker {unknown[0]!r}; choose from {', '.join(pairing.TIEBREAKERS)}."
+        )
+    if len(set(names)) != len(names):
+        raise InvalidInput("A tie-breaker is listed twice.")
+    return list(names)
+
+
+def _late_entry_award(value: str) -> str:
+    if value not in LateEntryAward.values:
+        raise InvalidInput(LATE_ENTRY_AWARD_REFUSAL.format(input=value))
+    return value
+
+
+@transaction.atomic
+def tournament_update(
+    *,
+    tournament: Tournament,
+    name: str | None = None,
+    table_preferred: int | None = None,
+    table_allowed: Sequence[int] | None = None,
+    points_by_rank: Sequence[float] | None = None,
+    tiebreakers: Sequence[str] | None = None,
+    bye_points: float | None = None,
+    late_entry_award: str | None = None,
+    dispute_window_minutes: int | None = None,
+    rounds_planned: int | None = None,
+) -> Tournament:
+    """Change the settings an organiser may change at any time. Standings are recomputed from
+    the results, so new points, tie-breakers or a new late-entry award apply to every round;
+    new table sizes apply from the next draw. The game, its options and the format are fixed
+    at creation."""
+    facts = game_facts(tournament.game_id)
+    if table_preferred is not None or table_allowed is not None:
+        preferred = table_preferred or tournament.table_preferred
+        allowed = table_allowed or tournament.table_allowed
+        tournament.table_allowed = _table_allowed(
+            facts.min_players, facts.max_players, preferred, allowed
+        )
+        tournament.table_preferred = preferred
+    if points_by_rank is not None:
+        tournament.points_by_rank = _points_by_rank(points_by_rank, max(tournament.table_allowed))
+    if tiebreakers is not None:
+        tournament.tiebreakers = _tiebreakers(tiebreakers)
+    changes = {
+        "name": name.strip() if name is not None else None,
+        "bye_points": None if bye_points is None else _bye_points(bye_points),
+        "late_entry_award": None
+        if late_entry_award is None
+        else _late_entry_award(late_entry_award),
+        "dispute_window_minutes": dispute_window_minutes,
+        "rounds_planned": rounds_planned,
+    }
+    for field, value in changes.items():
+        if value is not None:
+            setattr(tournament, field, value)
+    full_clean(tournament)
+    tournament.save()
+    return tournament
+
+
+def tournament_finish(*, tournament: Tournament) -> Tournament:
+    """Close the tournament: no more rounds or registrations."""
+    if tournament.rounds.filter(state=Round.State.DRAFT).exists():
+        raise WrongState("A round is still a draft: confirm it or re-pair it before finishing.")
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    return tournament
