@@ -180,7 +180,7 @@ class SeptBlasons(Game[SeptState]):
         """A deep copy written out by hand (much faster than ``copy.deepcopy``)."""
         return SeptState(
             rng=Rng(state.rng.seed, state.rng.counter), effects=list(state.effects),
-            step=state.step, players=state.players, edition=state.edition,
+            step=state.step, engine_version=state.engine_version, players=state.players, edition=state.edition,
             tie_rule=state.tie_rule, variants=list(state.variants), phase=state.phase,
             round=state.round, trick_no=state.trick_no, leader=state.leader,
             hands=[list(h) for h in state.hands],

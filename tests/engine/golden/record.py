@@ -25,9 +25,10 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 
 import engine  # noqa: E402
 from engine.bots import GreedyBot, RandomBot, play_game  # noqa: E402
-from engine.core import Game, SetupRecord, replay  # noqa: E402
+from engine.core import Game, GameState, SetupRecord  # noqa: E402
 from engine.core.codec import to_plain  # noqa: E402
 from engine.core.game import Effect  # noqa: E402
+from engine.core.replay import start  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -60,29 +61,43 @@ def effect_json(effect: Effect) -> dict[str, Any]:
     }
 
 
+def replayed_steps(game: Game[Any], setup: SetupRecord,
+                   moves: list[tuple[int, Any]]) -> tuple[GameState, list[dict[str, Any]]]:  # fmt: skip
+    """Replay ``moves`` from ``setup`` (``engine.core.replay.start``, then each move validated)
+    and write each step's effects down right after the step, as the event store records and
+    compares them (a game may keep changing an object it noted, e.g. a hand)."""
+    state = start(game, setup)
+    steps = [{"seat": None, "move": None, "effects": [effect_json(e) for e in state.effects]}]
+    for seat, raw in moves:
+        move = game.decode_move(raw)
+        game.apply_in_place(state, seat, move)
+        steps.append(
+            {
+                "seat": seat,
+                "move": move.to_json(),
+                "effects": [effect_json(e) for e in state.effects],
+            }
+        )
+    return state, steps
+
+
 def record_one(game: Game[Any], players: int, options: dict[str, Any], seed: str,
                bots: str) -> dict[str, Any]:  # fmt: skip
-    """Play one bot game and return it as golden data, checked by a replay right away."""
+    """Play one bot game and return it as golden data, written down from a replay."""
     chosen = [
         GreedyBot(f"{seed}/{s}") if kind == "g" else RandomBot(f"{seed}/{s}")
         for s, kind in enumerate(bots)
     ]
     played = play_game(game, chosen, seed=seed, options=options)
     setup = SetupRecord(game.id, game.editions[0], players, game.normalize_options(options), seed)
-    _, trail = replay(game, setup, played.log)
-    result = game.result(played.state)
+    moves = [(seat, move.to_json()) for seat, move in played.log]
+    state, steps = replayed_steps(game, setup, moves)
+    result = game.result(state)
     assert result is not None, f"{game.id} {seed}: the bot game did not end"
     return {
         "engine_version": game.engine_version,
-        "setup": setup.to_json(),
-        "steps": [
-            {
-                "seat": step.seat,
-                "move": None if step.move is None else step.move.to_json(),
-                "effects": [effect_json(e) for e in step.effects],
-            }
-            for step in trail
-        ],
+        "setup": {**setup.to_json(), "engine_version": game.engine_version},
+        "steps": steps,
         "result": result.to_json(),
     }
 
