@@ -30,7 +30,7 @@ class SeptBlasons(Game[SeptState]):
     name: ClassVar[str] = "Les 7 Blasons"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 7
-    engine_version: ClassVar[str] = "1.1.0"
+    engine_version: ClassVar[str] = "1.2.0"
     editions: ClassVar[tuple[str, ...]] = ("standard",)
     options: ClassVar[tuple[Option, ...]] = (
         Option(
