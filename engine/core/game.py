@@ -72,8 +72,10 @@ class GameState:
     #: The engine version the game was set up under (its stream's recorded version; ``""`` in
     #: states made before the field existed, read as the running version). A rule that changes
     #: how a game replays keeps the old behaviour for a state set up under an older version,
-    #: so a recorded game replays as it was played (engine/core/versions.py).
-    engine_version: str = ""
+    #: so a recorded game replays as it was played (engine/core/versions.py). Not part of
+    #: equality: two states of the same position are equal whatever version set them up
+    #: (a game's hand-written ``clone`` that predates the field leaves it out).
+    engine_version: str = field(default="", compare=False)
 
     def note(self, kind: str, text: str, data: Mapping[str, Any] | None = None,
              visible_to: Sequence[int] | None = PUBLIC) -> None:  # fmt: skip
