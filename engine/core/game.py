@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -182,6 +183,23 @@ class Game(ABC, Generic[S]):
     options: ClassVar[tuple[Option, ...]] = ()
     moves: ClassVar[MoveSet]
     state_type: ClassVar[type[GameState]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game's own ``clone`` (written out for speed) keeps the state's ``engine_version``
+        even if it was written before states carried one: it is set on the copy here."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("clone")
+        if own is None or getattr(own, "_keeps_engine_version", False):
+            return
+
+        @functools.wraps(own)
+        def clone(self: Game[Any], state: Any) -> Any:
+            copied = own(self, state)
+            copied.engine_version = state.engine_version
+            return copied
+
+        clone._keeps_engine_version = True  # type: ignore[attr-defined]
+        cls.clone = clone  # type: ignore[method-assign]
 
     # -- registry information -------------------------------------------------------------
     def info(self) -> GameInfo:
