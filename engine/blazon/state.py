@@ -100,6 +100,7 @@ class BlazonState(GameState):
             rng=type(self.rng)(self.rng.seed, self.rng.counter),
             effects=list(self.effects),
             step=self.step,
+            engine_version=self.engine_version,
             edition=self.edition,
             abatement_rule=self.abatement_rule,
             players=[p.copy() for p in self.players],

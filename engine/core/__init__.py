@@ -19,13 +19,14 @@ from engine.core.game import (
     Result,
     Termination,
     ranks_from_keys,
+    rules_since,
 )
 from engine.core.moves import Move, MoveSet, move_type
 from engine.core.options import Option, normalize_options, options_schema
 from engine.core.replay import SetupRecord, TrailStep, chance_outcomes, replay
 from engine.core.rng import Rng, seed_commitment
 from engine.core.seats import next_seat, seats_after
-from engine.core.versions import replay_compatible
+from engine.core.versions import replay_compatible, version_at_least
 
 __all__ = [
     "PUBLIC",
@@ -57,7 +58,9 @@ __all__ = [
     "ranks_from_keys",
     "replay",
     "replay_compatible",
+    "rules_since",
     "seats_after",
     "seed_commitment",
     "to_plain",
+    "version_at_least",
 ]

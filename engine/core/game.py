@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from engine.core.errors import IllegalMove, InvalidOptions
 from engine.core.moves import Move, MoveSet
 from engine.core.options import Option, normalize_options, options_schema
 from engine.core.rng import Rng
+from engine.core.versions import replay_compatible, version_at_least
 
 PUBLIC = None  # ``Effect.visible_to`` value for an effect everyone sees
 
@@ -68,12 +70,26 @@ class GameState:
     rng: Rng
     effects: list[Effect] = field(default_factory=list)
     step: int = 0
+    #: The engine version the game was set up under (its stream's recorded version; ``""`` in
+    #: states made before the field existed, read as the running version). A rule that changes
+    #: how a game replays keeps the old behaviour for a state set up under an older version,
+    #: so a recorded game replays as it was played (engine/core/versions.py). Not part of
+    #: equality: two states of the same position are equal whatever version set them up
+    #: (a game's hand-written ``clone`` that predates the field leaves it out).
+    engine_version: str = field(default="", compare=False)
 
     def note(self, kind: str, text: str, data: Mapping[str, Any] | None = None,
              visible_to: Sequence[int] | None = PUBLIC) -> None:  # fmt: skip
         """Record an effect of the current step."""
         shown = None if visible_to is None else list(visible_to)
         self.effects.append(Effect(kind, text, dict(data or {}), shown))
+
+
+def rules_since(state: GameState, version: str) -> bool:
+    """True when ``state`` plays under the rules of engine ``version`` or later: its game was
+    set up under that version or a later one. A state without a version (made before states
+    carried one) plays the running engine's rules, which include every rule in the code."""
+    return not state.engine_version or version_at_least(state.engine_version, version)
 
 
 class Termination(enum.Enum):
@@ -168,6 +184,23 @@ class Game(ABC, Generic[S]):
     moves: ClassVar[MoveSet]
     state_type: ClassVar[type[GameState]]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game's own ``clone`` (written out for speed) keeps the state's ``engine_version``
+        even if it was written before states carried one: it is set on the copy here."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("clone")
+        if own is None or getattr(own, "_keeps_engine_version", False):
+            return
+
+        @functools.wraps(own)
+        def clone(self: Game[Any], state: Any) -> Any:
+            copied = own(self, state)
+            copied.engine_version = state.engine_version
+            return copied
+
+        clone._keeps_engine_version = True  # type: ignore[attr-defined]
+        cls.clone = clone  # type: ignore[method-assign]
+
     # -- registry information -------------------------------------------------------------
     def info(self) -> GameInfo:
         """Id, name, player range, engine version, editions and options schema."""
@@ -202,10 +235,23 @@ class Game(ABC, Generic[S]):
 
     # -- the contract ---------------------------------------------------------------------
     def new_game(self, *, players: int, seed: str, options: Mapping[str, Any] | None = None,
-                 edition: str | None = None) -> S:  # fmt: skip
-        """Validate players, options and edition, then set the game up from ``seed``."""
+                 edition: str | None = None, engine_version: str | None = None) -> S:  # fmt: skip
+        """Validate players, options and edition, then set the game up from ``seed``.
+
+        ``engine_version`` is the version a recorded game was played under (a replay passes
+        its stream's); a new game leaves it out and is set up under the running version. The
+        state keeps it, so rules changed since then play as they did (:meth:`rules_since`).
+        """
         chosen = self.check_setup(players, edition)
-        return self.setup(players, self.normalize_options(options), chosen, Rng(seed))
+        version = engine_version or self.engine_version
+        if not replay_compatible(version, self.engine_version):
+            raise InvalidOptions(
+                f"{self.name} engine {self.engine_version} cannot play a game recorded with "
+                f"engine {version}"
+            )
+        state = self.setup(players, self.normalize_options(options), chosen, Rng(seed))
+        state.engine_version = version
+        return state
 
     @abstractmethod
     def setup(self, players: int, options: dict[str, Any], edition: str, rng: Rng) -> S:

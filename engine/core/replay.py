@@ -31,6 +31,9 @@ class SetupRecord:
 
     ``deal_seed``, when set, deals the game instead of ``seed`` (a continued game: the old
     game's seed); ``seed`` is then the game's own, used from the reshuffle on.
+    ``engine_version``, when set, is the version the game was recorded with (its
+    ``GameCreated`` record's): the game is set up under it, so a rule changed since then
+    plays as it did (``Game.rules_since``); empty means the running version.
     """
 
     game: str
@@ -39,9 +42,11 @@ class SetupRecord:
     options: dict[str, Any] = field(default_factory=dict)
     seed: str = ""
     deal_seed: str = ""
+    engine_version: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """Plain data; ``deal_seed`` only when set, so older records keep their exact form."""
+        """Plain data; ``deal_seed`` and ``engine_version`` only when set, so older records
+        keep their exact form."""
         data: dict[str, Any] = {
             "game": self.game,
             "edition": self.edition,
@@ -51,6 +56,8 @@ class SetupRecord:
         }
         if self.deal_seed:
             data["deal_seed"] = self.deal_seed
+        if self.engine_version:
+            data["engine_version"] = self.engine_version
         return data
 
     @classmethod
@@ -63,6 +70,7 @@ class SetupRecord:
             options=dict(data.get("options") or {}),
             seed=str(data.get("seed", "")),
             deal_seed=str(data.get("deal_seed", "")),
+            engine_version=str(data.get("engine_version", "")),
         )
 
 
@@ -79,12 +87,14 @@ class TrailStep:
 
 def start(game: Game[Any], setup: SetupRecord) -> GameState:
     """The initial state of a logged game (options validated as at creation), dealt with
-    ``deal_seed`` when the record has one, else with ``seed``."""
+    ``deal_seed`` when the record has one, else with ``seed``, under the record's engine
+    version when it has one."""
     state: GameState = game.new_game(
         players=setup.players,
         seed=setup.deal_seed or setup.seed,
         options=setup.options,
         edition=setup.edition,
+        engine_version=setup.engine_version or None,
     )
     return state
 

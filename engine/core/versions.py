@@ -8,6 +8,12 @@ what can be played from now on, wording) bumps MINOR or PATCH. A server may then
 recorded with the same MAJOR and a version up to its own. The replay check itself still
 compares every chance outcome and the result, so a mislabelled change is caught there, not
 trusted.
+
+A change that alters a replay may still be a MINOR bump when the game keeps the old behaviour
+for a state set up under an older version: every state carries the version its game was set
+up under (``GameState.engine_version``, from the stream's record on a replay), and the rule
+asks ``Game.rules_since(state, "X.Y.Z")``. Recorded games then replay as they were played and
+new games get the new rule; the golden games (tests/engine/golden/) prove it.
 """
 
 from __future__ import annotations
@@ -32,3 +38,12 @@ def replay_compatible(recorded: str, running: str) -> bool:
     if old is None or new is None:
         return recorded == running
     return old[0] == new[0] and new >= old
+
+
+def version_at_least(version: str, minimum: str) -> bool:
+    """True when ``version`` is ``minimum`` or later (``X.Y.Z`` compared part by part).
+    A version that is not ``X.Y.Z`` counts as later than any (an unknown build: the newest)."""
+    have, need = _parts(version), _parts(minimum)
+    if have is None or need is None:
+        return have is None
+    return have >= need

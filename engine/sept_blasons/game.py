@@ -30,7 +30,7 @@ class SeptBlasons(Game[SeptState]):
     name: ClassVar[str] = "Les 7 Blasons"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 7
-    engine_version: ClassVar[str] = "1.1.0"
+    engine_version: ClassVar[str] = "1.2.0"
     editions: ClassVar[tuple[str, ...]] = ("standard",)
     options: ClassVar[tuple[Option, ...]] = (
         Option(
@@ -180,7 +180,7 @@ class SeptBlasons(Game[SeptState]):
         """A deep copy written out by hand (much faster than ``copy.deepcopy``)."""
         return SeptState(
             rng=Rng(state.rng.seed, state.rng.counter), effects=list(state.effects),
-            step=state.step, players=state.players, edition=state.edition,
+            step=state.step, engine_version=state.engine_version, players=state.players, edition=state.edition,
             tie_rule=state.tie_rule, variants=list(state.variants), phase=state.phase,
             round=state.round, trick_no=state.trick_no, leader=state.leader,
             hands=[list(h) for h in state.hands],

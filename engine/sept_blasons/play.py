@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.core.game import rules_since
 from engine.sept_blasons import legality
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import EDITIONS, MALANDRIN, RANKS_PER_COLOUR, STANDARD
@@ -231,9 +232,23 @@ def shuffle_unseen_tokens(state: SeptState) -> None:
 
 
 # -- the end of a trick ------------------------------------------------------------------------
+#: The rulebook's trick (6, *, 6, 6, *), in play order: "the trick is set aside, whatever
+#: choice either malandrin makes" (engine 1.2.0; games set up before keep 7B-1/7B-2 alone).
+DOUBLE_MALANDRIN_SIXES = (6, MALANDRIN, 6, 6, MALANDRIN)
+DOUBLE_MALANDRIN_SET_ASIDE = "1.2.0"
+
+
+def _rulebook_double_malandrin_trick(state: SeptState) -> bool:
+    """Whether the trick is the rulebook's (6, *, 6, 6, *), set aside whatever the choices."""
+    ranks = tuple(card.rank for card in state.trick)
+    return ranks == DOUBLE_MALANDRIN_SIXES and rules_since(state, DOUBLE_MALANDRIN_SET_ASIDE)
+
+
 def _settle_trick(state: SeptState) -> None:
     """Decide the winner (7B-2); the winner takes the free action, or the trick is set aside."""
     position = trick_winner(state.trick, state.tie_rule)
+    if _rulebook_double_malandrin_trick(state):
+        position = None
     state.stats.tricks += 1
     if position is None:
         state.winner = None

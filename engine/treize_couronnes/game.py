@@ -46,7 +46,7 @@ class TreizeCouronnes(Game[CouronnesState]):
     name: ClassVar[str] = "13 Couronnes"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
-    engine_version: ClassVar[str] = "1.2.0"
+    engine_version: ClassVar[str] = "1.3.0"
     editions: ClassVar[tuple[str, ...]] = tuple(KINGS)
     options: ClassVar[tuple[Option, ...]] = (
         Option("max_turns", "integer", 200, "the game ends after this many turns", minimum=1),

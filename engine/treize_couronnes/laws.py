@@ -1,10 +1,12 @@
 """Which cards and tokens fulfil a law's action: the exact list of ways, without duplicates.
 
 A way is ``(cards, jokers, blasons)``: real cards of the asked colours, special cards standing
-in for missing cards of any colour, and blason tokens standing in for missing cards of their
-colour (ruling 13C-1). A stand-in replaces a *missing* card only: a player must use as many of
-their own cards of a colour as the law asks for (or all they have), and stand-ins fill the rest.
-That keeps the list short and follows the rulebook's words ("to replace 1 missing card").
+in for missing cards of any colour, and blason tokens standing in for cards of their colour
+(ruling 13C-1). A special card replaces a *missing* card only (the rulebook: "to replace 1
+missing card of any colour"): a player uses as many of their own cards of a colour as the law
+still asks for once their blasons are counted (or all they have), and jokers fill the rest. A
+blason "replaces 1 card of the same colour" — held or not (engine 1.3.0; ``blason_for_any``).
+Before 1.3.0 a blason, too, replaced a missing card only, and games set up then keep that rule.
 """
 
 from __future__ import annotations
@@ -23,14 +25,18 @@ def ways(
     blasons: Sequence[str],
     kings: Mapping[str, King],
     announced: str,
+    *,
+    blason_for_any: bool = True,
 ) -> list[Way]:
     """Every distinct way to carry out a reveal/discard ``action`` with ``usable`` cards
-    (hand cards not revealed yet this turn) and the player's ``blasons``, sorted."""
+    (hand cards not revealed yet this turn) and the player's ``blasons``, sorted.
+    ``blason_for_any=False`` is the rule before engine 1.3.0 (a blason for a missing card only).
+    """
     if action.kind is ActionKind.DISCARD_BLASON:
         return [((), (), (colour,)) for colour in sorted(set(blasons))]
     found: set[Way] = set()
     for need in _needs(action, announced):
-        found.update(_ways_for(need, usable, blasons, kings))
+        found.update(_ways_for(need, usable, blasons, kings, blason_for_any))
     return sorted(found)
 
 
@@ -52,26 +58,36 @@ def _ways_for(
     usable: Sequence[str],
     blasons: Sequence[str],
     kings: Mapping[str, King],
+    blason_for_any: bool,
 ) -> Iterator[Way]:
     by_colour = {colour: [c for c in usable if kings[c].colour == colour] for colour in need}
-    missing = {colour: need[colour] - min(need[colour], len(by_colour[colour])) for colour in need}
-    real_choices = [combinations(by_colour[c], need[c] - missing[c]) for c in need]
-    token_choices = list(_blason_choices(missing, blasons))
+    caps = _blason_caps(need, by_colour, blason_for_any)
     specials = [c for c in usable if kings[c].special]
-    for picked in product(*real_choices):
-        cards = tuple(sorted(card for group in picked for card in group))
-        spare = [c for c in specials if c not in cards]
-        for used in token_choices:
-            jokers_needed = sum(missing.values()) - len(used)
+    for used in _blason_choices(caps, blasons):
+        real = {c: min(need[c] - used.count(c), len(by_colour[c])) for c in need}
+        jokers_needed = sum(need[c] - used.count(c) - real[c] for c in need)
+        for picked in product(*(combinations(by_colour[c], real[c]) for c in need)):
+            cards = tuple(sorted(card for group in picked for card in group))
+            spare = [c for c in specials if c not in cards]
             for jokers in combinations(spare, jokers_needed):
                 yield cards, jokers, used
 
 
-def _blason_choices(missing: Mapping[str, int], held: Sequence[str]) -> Iterable[tuple[str, ...]]:
-    """Each multiset of held blasons that fills some of the missing cards of their colour."""
-    ranges = [range(min(missing[c], held.count(c)) + 1) for c in missing]
+def _blason_caps(
+    need: Mapping[str, int], by_colour: Mapping[str, Sequence[str]], blason_for_any: bool
+) -> dict[str, int]:
+    """How many cards of each asked colour blasons may stand in for: all of them (1.3.0), or
+    only the cards the player lacks (before)."""
+    if blason_for_any:
+        return dict(need)
+    return {c: need[c] - min(need[c], len(by_colour[c])) for c in need}
+
+
+def _blason_choices(caps: Mapping[str, int], held: Sequence[str]) -> Iterable[tuple[str, ...]]:
+    """Each multiset of held blasons that stands in for up to ``caps`` cards of their colour."""
+    ranges = [range(min(caps[c], held.count(c)) + 1) for c in caps]
     for counts in product(*ranges):
-        yield tuple(sorted(c for c, n in zip(missing, counts, strict=True) for _ in range(n)))
+        yield tuple(sorted(c for c, n in zip(caps, counts, strict=True) for _ in range(n)))
 
 
 def fulfils(
@@ -82,6 +98,7 @@ def fulfils(
     blasons: Sequence[str],
     kings: Mapping[str, King],
     announced: str,
+    blason_for_any: bool = True,
 ) -> bool:
     """Whether ``way`` is one of :func:`ways` — checked directly, without listing them all."""
     cards, jokers, used = way
@@ -89,7 +106,10 @@ def fulfils(
         return not cards and not jokers and len(used) == 1 and used[0] in blasons
     if not _well_formed(way, usable, blasons, kings):
         return False
-    return any(_fulfils_need(need, way, usable, kings) for need in _needs(action, announced))
+    return any(
+        _fulfils_need(need, way, usable, kings, blason_for_any)
+        for need in _needs(action, announced)
+    )
 
 
 def _well_formed(
@@ -109,7 +129,11 @@ def _well_formed(
 
 
 def _fulfils_need(
-    need: Mapping[str, int], way: Way, usable: Sequence[str], kings: Mapping[str, King]
+    need: Mapping[str, int],
+    way: Way,
+    usable: Sequence[str],
+    kings: Mapping[str, King],
+    blason_for_any: bool,
 ) -> bool:
     cards, jokers, used = way
     if any(kings[c].colour not in need for c in cards) or any(b not in need for b in used):
@@ -118,10 +142,9 @@ def _fulfils_need(
     for colour, count in need.items():
         available = sum(1 for c in usable if kings[c].colour == colour)
         real = sum(1 for c in cards if kings[c].colour == colour)
-        if real != min(count, available):
+        blasons = used.count(colour)
+        cap = count if blason_for_any else count - min(count, available)
+        if blasons > cap or real != min(count - blasons, available):
             return False
-        missing = count - real
-        if used.count(colour) > missing:
-            return False
-        missing_total += missing
-    return missing_total - len(used) == len(jokers)
+        missing_total += count - blasons - real
+    return missing_total == len(jokers)

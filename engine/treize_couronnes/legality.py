@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
 from engine.core.errors import IllegalMove
+from engine.core.game import rules_since
 from engine.core.moves import Move
 from engine.treize_couronnes import views
 from engine.treize_couronnes.cards import (
@@ -33,6 +34,7 @@ from engine.treize_couronnes.moves import (
     TakeToken,
 )
 from engine.treize_couronnes.state import (
+    BLASON_FOR_ANY_CARD,
     GUARD,
     NO_TOKEN,
     NOBODY,
@@ -75,7 +77,14 @@ def _law_moves(state: CouronnesState, seat: int) -> list[Move]:
             return [Claim()]
         return []
     usable = [c for c in state.hands[seat] if c not in state.revealed]
-    found = ways(action, usable, state.blasons[seat], KINGS[state.edition], state.announced)
+    found = ways(
+        action,
+        usable,
+        state.blasons[seat],
+        KINGS[state.edition],
+        state.announced,
+        blason_for_any=rules_since(state, BLASON_FOR_ANY_CARD),
+    )
     kind = Reveal if action.kind is ActionKind.REVEAL else Discard
     return [kind(cards, jokers, blasons) for cards, jokers, blasons in found]
 
@@ -226,6 +235,7 @@ def _law_allows(state: CouronnesState, seat: int, move: Move) -> bool:
         blasons=state.blasons[seat],
         kings=kings,
         announced=state.announced,
+        blason_for_any=rules_since(state, BLASON_FOR_ANY_CARD),
     )
 
 
@@ -240,8 +250,9 @@ def _why_law_refused(state: CouronnesState, seat: int, move: Move, king: King) -
         return f"the law of {king.id} ({king.law}) is applied with a '{expected}' move"
     return (
         f"{views.describe(move, seat)} does not carry out {king.law}: the cards must be in "
-        f"hand and not revealed yet this turn, of the asked colours, and a joker or a "
-        f"blason may only stand in for a missing card"
+        f"hand and not revealed yet this turn, of the asked colours, a joker may only stand "
+        f"in for a missing card and a blason for a card of its colour"
+        + ("" if rules_since(state, BLASON_FOR_ANY_CARD) else " that is missing")
     )
 
 

@@ -11,8 +11,8 @@ from engine.core.moves import Move, MoveSet, move_type
 @move_type("reveal")
 @dataclass(frozen=True, slots=True)
 class Reveal(Move):
-    """Apply a reveal law: reveal ``cards``, discarding ``jokers`` and ``blasons`` in place of
-    missing cards."""
+    """Apply a reveal law: reveal ``cards``, discarding ``jokers`` in place of missing cards
+    and ``blasons`` in place of cards of their colour."""
 
     cards: tuple[str, ...]
     jokers: tuple[str, ...] = ()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 
+from engine.core.game import rules_since
 from engine.core.moves import Move
 from engine.core.seats import next_seat
 from engine.treize_couronnes import legality
@@ -33,9 +34,11 @@ from engine.treize_couronnes.state import (
     HAND_SIZE,
     NO_TOKEN,
     NOBODY,
+    PLAYED_KINGS_RESHUFFLED,
     TOKEN_LIMIT,
     CouronnesState,
     count_colour,
+    kept_kings,
     king_in_power,
     of_colour,
     opponents,
@@ -286,6 +289,25 @@ def _draw_up(state: CouronnesState, seat: int) -> None:
 
 
 def _reshuffle(state: CouronnesState) -> bool:
+    """Reform the empty draw pile: "by shuffling all discarded and played cards, except the
+    King in power" (engine 1.3.0). Games set up under an earlier version shuffle the discards
+    only, as they were played (the covered Kings stayed under the King in power)."""
+    if not rules_since(state, PLAYED_KINGS_RESHUFFLED):
+        return _reshuffle_discards_only(state)
+    keep = kept_kings(state)
+    played = state.kings[: len(state.kings) - keep]
+    if not state.discard and not played:
+        return False
+    state.draw = state.rng.shuffled(sorted([*state.discard, *played]))
+    state.discard = []
+    del state.kings[: len(played)]
+    state.note("chance", f"the {len(state.draw)} discarded and played cards are shuffled into "
+               "a new draw pile", {"order": list(state.draw)}, visible_to=[])  # fmt: skip
+    return True
+
+
+def _reshuffle_discards_only(state: CouronnesState) -> bool:
+    """The reshuffle of engines before 1.3.0 (ruling 13C-2 as first written)."""
     if not state.discard:
         return False
     state.draw = state.rng.shuffled(sorted(state.discard))

@@ -1,8 +1,9 @@
 """The state of a 13 Couronnes game, the quantities of the table and the queries of it.
 
 Cards are named by their id (``"B04"``); hands are kept sorted. The King pile is ``kings``,
-bottom first: the last card is the King in power and nothing beneath it ever leaves (ruling
-13C-2). ``pending`` holds the parts of a reward still to be taken, in order, when one of them
+bottom first: the last card is the King in power; the Kings it covers are played cards and go
+back into the draw pile when it is reformed (engine 1.3.0; before, nothing beneath the King in
+power ever left, ruling 13C-2 as first written). ``pending`` holds the parts of a reward still to be taken, in order, when one of them
 needs a decision (a blason's colour, a token to give up, whom to steal from).
 """
 
@@ -23,6 +24,11 @@ RESERVE_GUARDS = 4
 BLASONS_PER_COLOUR = 2
 NO_TOKEN = "none"
 GUARD = "guard"
+
+#: Engine versions from which a rule plays as it does now (games set up under an earlier
+#: version keep the earlier rule: ``engine.core.rules_since``).
+PLAYED_KINGS_RESHUFFLED = "1.3.0"  # the covered Kings go back into a reformed draw pile
+BLASON_FOR_ANY_CARD = "1.3.0"  # a blason stands in for a card of its colour, held or not
 
 
 @dataclass(kw_only=True)
@@ -89,6 +95,16 @@ def showing_reward(state: CouronnesState) -> tuple[Reward, ...]:
     return ()
 
 
+def kept_kings(state: CouronnesState) -> int:
+    """How many Kings at the top of the pile a reshuffle leaves: the King in power and, when
+    it has a hole, the Kings down to the one whose reward shows through ("if the King in power
+    is a card with a hole, also keep the card whose reward is visible through the hole")."""
+    for depth, card in enumerate(reversed(state.kings), start=1):
+        if not KINGS[state.edition][card].hole:
+            return depth
+    return len(state.kings)
+
+
 def showing_through(state: CouronnesState) -> str:
     """The card whose reward shows (the King itself when it has no hole)."""
     for card in reversed(state.kings):
@@ -108,6 +124,7 @@ def copy_state(state: CouronnesState) -> CouronnesState:
         rng=Rng(state.rng.seed, state.rng.counter),
         effects=list(state.effects),
         step=state.step,
+        engine_version=state.engine_version,
         edition=state.edition,
         players=state.players,
         max_turns=state.max_turns,

@@ -318,3 +318,27 @@ def test_every_game_raises_the_one_edition_data_error() -> None:
 )
 def test_replay_compatible_engine_versions(recorded: str, running: str, compatible: bool) -> None:
     assert replay_compatible(recorded, running) is compatible
+
+
+def test_a_state_carries_the_engine_version_its_game_was_set_up_under() -> None:
+    """The recorded version reaches the state through the setup record and survives a clone
+    (even a game's own written-out clone), a move and the state's JSON; a version of another
+    major is refused; a new game gets the running version."""
+    import engine
+    from engine.core import InvalidOptions, SetupRecord, rules_since
+    from engine.core.replay import start
+
+    game = engine.get("13-couronnes")
+    record = SetupRecord("13-couronnes", "reconstructed-1", 2, {}, "v", engine_version="1.2.0")
+    assert SetupRecord.from_json(record.to_json()) == record
+    assert "engine_version" not in SetupRecord("13-couronnes", "reconstructed-1", 2).to_json()
+    state = start(game, record)
+    assert state.engine_version == "1.2.0"
+    assert not rules_since(state, "1.3.0")
+    assert rules_since(state, "1.2.0")
+    moved = game.apply(state, 0, game.legal_moves(state, 0)[0])
+    assert moved.engine_version == "1.2.0"
+    assert game.state_from_json(game.state_to_json(moved)).engine_version == "1.2.0"
+    assert game.new_game(players=2, seed="v").engine_version == game.engine_version
+    with pytest.raises(InvalidOptions, match=r"cannot play a game recorded with engine 0\.9\.0"):
+        game.new_game(players=2, seed="v", engine_version="0.9.0")

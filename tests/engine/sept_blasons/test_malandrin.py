@@ -208,6 +208,40 @@ def test_rulebook_example_6_star_6_6_star_the_sixes_always_cancel() -> None:
             assert len(trial.set_aside) == 5
 
 
+def _every_line_of_play(state: SeptState) -> list[SeptState]:
+    """Every end of the trick's power resolution from ``state``, over every legal choice."""
+    if state.phase != POWER:
+        return [state]
+    ends = []
+    for move in legal(state):
+        trial = GAME.clone(state)
+        act(trial, move)
+        ends.extend(_every_line_of_play(trial))
+    return ends
+
+
+def test_rulebook_6_star_6_6_star_is_set_aside_whatever_choice_either_malandrin_makes() -> None:
+    """Rulebook: "With this case, the trick is set aside, whatever choice either malandrin
+    makes, because it is equivalent to the case of a tie for the highest cards." Engine 1.2.0:
+    every line of play ends with the trick set aside (before, e.g. the first taking a 6 and
+    the second choosing itself gave the second malandrin the trick)."""
+    ends = _every_line_of_play(_at_malandrin([6, STAR, 6, 6, STAR], 1))
+    assert len(ends) > 10
+    for end in ends:
+        assert end.winner is None
+        assert end.stats.nobody == 1
+        assert len(end.set_aside) == 5
+
+
+def test_a_game_set_up_under_1_1_keeps_the_winner_7B_2_gives_in_6_star_6_6_star() -> None:
+    """Engine 1.1.0's rule for a game recorded under it: the cascade decides the trick."""
+    state = _at_malandrin([6, STAR, 6, 6, STAR], 1)
+    state.engine_version = "1.1.0"
+    winners = {end.winner for end in _every_line_of_play(state)}
+    assert None in winners
+    assert winners - {None}, "under 1.1.0 some line of play gives the trick a winner"
+
+
 def test_engine_reading_ER_8_a_stolen_malandrin_choice_cannot_take_star() -> None:
     # The first malandrin takes the second one's choice. Making it, it may not take `*`
     # (choosing itself is a malandrin's own choice), so the sixes cancel and nobody wins:

@@ -30,12 +30,15 @@ def table(
     guard_owner: int = -1,
     max_turns: int = 200,
     hidden_crowns: bool = False,
+    engine_version: str | None = None,
 ) -> CouronnesState:
-    """A state with exactly these cards and tokens; every other card is in the draw pile."""
+    """A state with exactly these cards and tokens; every other card is in the draw pile.
+    ``engine_version``: a game set up under that (older) version, as a replay sets one up."""
     state = GAME.new_game(
         players=players,
         seed="unit",
         options={"max_turns": max_turns, "hidden_crowns": hidden_crowns},
+        engine_version=engine_version,
     )
     state.effects = []
     state.hands = [sorted(h) for h in (hands or [[] for _ in range(players)])]

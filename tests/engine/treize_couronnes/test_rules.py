@@ -220,6 +220,32 @@ def test_joker_cannot_replace_a_card_the_player_holds() -> None:
     assert "only stand in for a missing card" in refused(state, Reveal(("B05",), ("G13",)))
 
 
+def test_rulebook_a_blason_replaces_a_card_of_its_colour_even_one_the_player_holds() -> None:
+    """Rulebook: "When applying a law where you must reveal or discard cards, you may discard a
+    Blason in your possession to replace 1 card of the same colour." Only the special card's
+    sentence says "missing": a blue blason may stand in for a blue card the player holds
+    (engine 1.3.0)."""
+    state = table(hands=[["B05", "O01"], ["G01"]], kings=["B01"], blasons=[["blue"], []])
+    moves = law_moves(state)
+    assert Reveal(("O01",), (), ("blue",)) in moves
+    assert Reveal(("B05", "O01")) in moves
+    after = play(state, Reveal(("O01",), (), ("blue",)))
+    assert after.crowns[0] == 1
+    assert after.blasons[0] == []
+    assert after.hands[0] == ["B05", "O01"]  # the blue card stays in hand, unrevealed
+    assert after.revealed == ["O01"]
+
+
+def test_a_game_set_up_under_1_2_keeps_the_blason_for_a_missing_card_only() -> None:
+    """Engine 1.2.0's rule (a blason for a missing card only) for a game recorded under it."""
+    state = table(
+        hands=[["B05", "O01"], ["G01"]], kings=["B01"], blasons=[["blue"], []],
+        engine_version="1.2.0",
+    )  # fmt: skip
+    assert law_moves(state) == [Reveal(("B05", "O01"))]
+    assert "that is missing" in refused(state, Reveal(("O01",), (), ("blue",)))
+
+
 def test_a_special_card_counts_as_its_own_colour_too() -> None:
     state = table(hands=[["B13", "O01"], ["G01"]], kings=["B01"])  # blue + orange
     assert law_moves(state) == [Reveal(("B13", "O01"))]
@@ -539,10 +565,47 @@ def test_redo_hand_with_no_discard_just_draws() -> None:
     assert after.discard == []
 
 
-def test_ruling_13C_2_empty_draw_pile_is_reshuffled_from_the_discards_never_the_kings() -> None:
+def test_rulebook_the_empty_draw_pile_is_reformed_from_discarded_and_played_cards() -> None:
+    """Rulebook: "If the draw pile is empty, it is reformed by shuffling all discarded and
+    played cards, except the King in power." The Kings the King in power covers are played
+    cards: they go into the new pile (engine 1.3.0; ruling 13C-2 first kept them out)."""
     state = table(
         hands=[["B01"], ["G01"]], kings=["B03", "B04"], discard=["P01", "P02", "P03"], draw=["O01"]
     )
+    after = play(state, RedoDraw())
+    assert sorted(after.hands[0]) == ["B01", "B03", "O01", "P01", "P02", "P03"]
+    assert after.kings == ["B04"]
+    assert after.discard == []
+    assert after.draw == []
+    chance = [e for e in after.effects if e.kind == "chance"]
+    assert chance[0].visible_to == []
+    assert "discarded and played cards" in chance[0].text
+    assert sorted(chance[0].data["order"]) == ["B03", "P01", "P02", "P03"]
+
+
+def test_a_hole_king_in_power_keeps_the_king_whose_reward_shows_through() -> None:
+    """Rulebook: "If the King in power is a card with a hole, also keep the card whose reward
+    is visible through the hole": a reshuffle leaves it under the hole King."""
+    state = table(hands=[["B01"], ["G01"]], kings=["B03", "B04", "B12"], discard=[], draw=[])
+    after = play(state, RedoDraw())  # B12 has a hole: B04's reward shows through
+    assert after.kings == ["B04", "B12"]
+    assert sorted(after.hands[0]) == ["B01", "B03"]
+
+
+def test_played_kings_alone_reform_the_pile_when_nothing_was_discarded() -> None:
+    state = table(hands=[["B01"], ["G01"]], kings=["B03", "B04"], discard=[], draw=[])
+    after = play(state, RedoDraw())
+    assert sorted(after.hands[0]) == ["B01", "B03"]
+    assert after.kings == ["B04"]
+
+
+def test_ruling_13C_2_a_game_set_up_under_1_2_reshuffles_the_discards_never_the_kings() -> None:
+    """Engine 1.2.0's rule (ruling 13C-2 as first written) for a game recorded under it: the
+    covered Kings stay, so a recorded game replays as it was played."""
+    state = table(
+        hands=[["B01"], ["G01"]], kings=["B03", "B04"], discard=["P01", "P02", "P03"],
+        draw=["O01"], engine_version="1.2.0",
+    )  # fmt: skip
     after = play(state, RedoDraw())
     assert sorted(after.hands[0]) == ["B01", "O01", "P01", "P02", "P03"]
     assert after.kings == ["B03", "B04"]
