@@ -92,6 +92,9 @@ def setup_record(stream: Stream, created: Event) -> SetupRecord:
         options=payload["options"],
         seed=stream.seed,
         deal_seed=str(continues.get("deal_seed") or ""),
+        # The rules of the version the game was set up under (engine.core.rules_since): a
+        # game recorded before a rule change replays as it was played.
+        engine_version=str(payload.get("engine_version", "")),
     )
 
 
