@@ -8,14 +8,25 @@ for arbiters and staff (see events.access).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from engine.core import Effect, EngineError, SetupRecord, seed_commitment
-from engine.core.replay import start
+from engine.core import Effect, EngineError, seed_commitment
 from events.access import StreamAccess
 from events.hashing import HASH_FORMAT_FULL, HASH_FORMATS, MOVE_PART, event_hash, reveal_parts
 from events.models import GENESIS_HASH, Event, EventType, Stream
-from events.states import current_state, game_of, replay_stream, setup_record
+from events.payloads import (
+    GameCreated,
+    GameEnded,
+    MoveMade,
+    PayloadError,
+    RulingMade,
+    UnseenReshuffled,
+    effect_record,
+    read_payload,
+)
+from events.states import EventReplayError, StreamReplay, current_state, game_of, replay_stream
+
+P = TypeVar("P", GameCreated, GameEnded)
 
 # -- streams --------------------------------------------------------------------------------
 
@@ -194,14 +205,24 @@ def _check_head(stream: Stream, events: list[Event]) -> Check | None:
     return None
 
 
+def _typed(cls: type[P], event: Event) -> P | None:
+    """The event's typed payload, or None when it does not have its type's shape (a check
+    then fails on the missing value)."""
+    try:
+        return cls.from_payload(event.payload)
+    except PayloadError:
+        return None
+
+
 def check_seed(stream: Stream, events: list[Event]) -> Check:
     """The seed matches the commitment of event 1 (and the one revealed at the end)."""
-    created = events[0].payload if events else {}
-    commitment = created.get("seed_commitment")
+    created = _typed(GameCreated, events[0]) if events else None
+    commitment = created.seed_commitment if created else None
     if commitment != stream.seed_commitment or seed_commitment(stream.seed) != commitment:
         return Check(False, "the seed does not match the commitment recorded in event 1")
     ended = [e for e in events if e.type == EventType.GAME_ENDED]
-    if ended and ended[0].payload.get("seed") != stream.seed:
+    revealed = _typed(GameEnded, ended[0]) if ended else None
+    if ended and (revealed.seed if revealed else None) != stream.seed:
         return Check(False, f"event {ended[0].seq} reveals a seed that is not the committed one")
     if not ended:
         return Check(True, "the sealed seed matches the commitment; it is revealed at the end")
@@ -213,74 +234,34 @@ def check_replay(stream: Stream, events: list[Event]) -> tuple[Check, Any]:
 
     Effects are compared right after each step (a game may keep changing objects it noted).
     A continued game is dealt with the old game's seed and reshuffled with its own exactly
-    once, right after the move it continues from (``UnseenReshuffled``).
+    once, right after the move it continues from (``UnseenReshuffled``: the rule is
+    events.states.ReshuffleRule, applied by the replay itself).
     """
-    game = game_of(stream)
+    game_of(stream)  # a game this installation lacks raises UnknownGame, as it always did
     try:
-        setup = setup_record(stream, events[0])
-        state = start(game, setup)
-        after_move = _continued_after(setup, events[0])
+        replayed = StreamReplay(stream, events)
     except (EngineError, IndexError, KeyError, ValueError, TypeError) as exc:
         return Check(False, f"event 1 does not set the game up again: {exc}"), None
-    if _effects_json(state.effects) != events[0].payload.get("effects"):
+    state = replayed.state
+    if _effects_json(state.effects) != replayed.created.effects:
         return Check(False, "event 1: the setup's chance outcomes differ from the replay's"), state
-    moves, reshuffled = 0, False
-    for event in events:
-        if event.type == EventType.MOVE_MADE:
-            problem = _replay_step(game, state, event)
-            moves += 1
-        elif event.type == EventType.UNSEEN_RESHUFFLED:
-            problem = _reshuffle_step(
-                game, state, setup, event, moves=moves, after_move=after_move, already=reshuffled
-            )
-            reshuffled = True
-        else:
-            continue
-        if problem is None and after_move is not None and moves > after_move and not reshuffled:
-            problem = f"move {moves} was played before the unseen cards were shuffled again"
-        if problem:
-            return Check(False, f"event {event.seq}: {problem}"), None
-    return Check(True, f"{moves} moves replayed with the same outcomes"), state
-
-
-def _continued_after(setup: SetupRecord, created: Event) -> int | None:
-    """The move a continued game resumes after (None for a game dealt with its own seed)."""
-    if not setup.deal_seed:
-        return None
-    return int(created.payload["continues"]["after_move"])
-
-
-def _reshuffle_step(
-    game: Any, state: Any, setup: SetupRecord, event: Event, *, moves: int,
-    after_move: int | None, already: bool,
-) -> str | None:  # fmt: skip
-    """Reshuffle as the event says, where it says; a sentence saying what went wrong, or None."""
-    if after_move is None:
-        return "only a game continued by a ruling has its unseen cards shuffled again"
-    if already:
-        return "the unseen cards are shuffled again a second time"
-    if moves != after_move:
-        return f"the unseen cards are shuffled again after move {moves}, not {after_move}"
-    game.reshuffle_unseen(state, setup.seed)
-    if _effects_json(state.effects) != event.payload.get("effects"):
-        return "the reshuffle's effects differ from the recorded ones"
-    return None
-
-
-def _replay_step(game: Any, state: Any, event: Event) -> str | None:
-    """Apply one logged move; a sentence saying what went wrong, or None."""
     try:
-        game.apply_in_place(state, event.payload["seat"], game.decode_move(event.payload["move"]))
-    except (EngineError, KeyError, ValueError, TypeError) as exc:
-        return f"the move does not replay: {exc}"
-    if _effects_json(state.effects) != event.payload.get("effects"):
-        return "the replay's effects (chance outcomes) differ from the recorded ones"
-    return None
+        for event, payload in replayed.steps():
+            if _effects_json(state.effects) != payload.effects:
+                return Check(False, f"event {event.seq}: {_EFFECTS_DIFFER[event.type]}"), None
+    except EventReplayError as exc:
+        problem = f"the move does not replay: {exc.reason}" if exc.bad_move else exc.reason
+        return Check(False, f"event {exc.seq}: {problem}"), None
+    return Check(True, f"{replayed.run.moves} moves replayed with the same outcomes"), state
+
+
+_EFFECTS_DIFFER = {
+    EventType.MOVE_MADE: "the replay's effects (chance outcomes) differ from the recorded ones",
+    EventType.UNSEEN_RESHUFFLED: "the reshuffle's effects differ from the recorded ones",
+}
 
 
 def _effects_json(effects: Any) -> list[dict[str, Any]]:
-    from events.services import effect_record
-
     return [effect_record(effect) for effect in effects]
 
 
@@ -296,7 +277,10 @@ def check_result(stream: Stream, events: list[Event], state: Any) -> Check:
         return Check(True, "the game goes on: no result yet")
     if not ended:
         return Check(False, "the replay has ended but no GameEnded event was recorded")
-    if ended[0].payload.get("result") != replayed.to_json() or stream.result != replayed.to_json():
+    recorded = _typed(GameEnded, ended[0])
+    if (recorded.result if recorded else None) != replayed.to_json() or (
+        stream.result != replayed.to_json()
+    ):
         return Check(False, f"event {ended[0].seq}'s result differs from the replay's")
     return Check(True, "the recorded result equals the replay's")
 
@@ -348,29 +332,28 @@ def stream_audit(stream: Stream, *, at: int) -> dict[str, Any]:
 
 def describe_event(event: Event, game: Any = None) -> str:
     """One line a person reads: the move in words, or what the event records."""
-    payload = event.payload
-    if event.type == EventType.GAME_CREATED:
-        return (
-            f"{payload['game']} ({payload['edition']}) is set up for {', '.join(payload['seats'])}"
-        )
-    if event.type == EventType.MOVE_MADE:
+    try:
+        payload = read_payload(event.type, event.payload)
+    except PayloadError as exc:
+        return f"{event.type}: an unreadable payload ({exc})"
+    if isinstance(payload, GameCreated):
+        return f"{payload.game} ({payload.edition}) is set up for {', '.join(payload.seats)}"
+    if isinstance(payload, MoveMade):
         try:
             game = game or game_of(event.stream)
-            return game.describe(game.decode_move(payload["move"]), payload["seat"])
+            return game.describe(game.decode_move(payload.move), payload.seat)
         except EngineError as exc:
-            return f"seat {payload.get('seat')}: an unreadable move ({exc})"
-    if event.type == EventType.GAME_ENDED:
-        return f"the game ends: ranks {payload['result']['ranks']}, the seed is revealed"
-    if event.type == EventType.UNSEEN_RESHUFFLED:
-        shuffled = "; ".join(e["text"] for e in payload.get("effects", []))
+            return f"seat {payload.seat}: an unreadable move ({exc})"
+    if isinstance(payload, GameEnded):
+        return f"the game ends: ranks {payload.result['ranks']}, the seed is revealed"
+    if isinstance(payload, UnseenReshuffled):
+        shuffled = "; ".join(e["text"] for e in payload.effects)
         return (
-            f"after move {payload.get('after_move')}, the cards no seat has seen are shuffled "
+            f"after move {payload.after_move}, the cards no seat has seen are shuffled "
             f"again with this game's own seed: {shuffled}"
         )
-    if event.type == EventType.RULING_MADE:
-        return (
-            f"ruling by {payload.get('arbiter')}: {payload.get('kind')} — {payload.get('reason')}"
-        )
+    if isinstance(payload, RulingMade):
+        return f"ruling by {payload.arbiter}: {payload.kind} — {payload.reason}"
     return event.type
 
 

@@ -1,5 +1,9 @@
 """Writes to the event store: open a stream, append a move or a ruling, reshuffle a continued
-game's unseen cards, the outbox.
+game's unseen cards.
+
+The layers under it: :mod:`events.store` runs the append's SQL (PostgreSQL or SQLite),
+:mod:`events.payloads` gives each event type's payload, :mod:`events.outbox` sends the work a
+fact causes to Celery (its names stay importable from here).
 
 Every append is one transaction: lock the stream row, check the expected version, take the
 state (cache, snapshot or replay), let the engine validate and apply the move, insert the
@@ -10,22 +14,19 @@ the same transaction, with an outbox entry for the verification worker.
 
 from __future__ import annotations
 
-import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone
 
 import engine
-from engine.core import Effect, Game, GameState, InvalidOptions, seed_commitment, to_plain
+from engine.core import Game, GameState, InvalidOptions, seed_commitment
 from events.errors import (
     IdempotencyConflict,
     NotYourTurn,
@@ -41,17 +42,49 @@ from events.hashing import (
     hashed_payload,
     request_digest,
 )
-from events.models import Event, EventType, OutboxEntry, Stream, StreamSeat, StreamStatus
-from events.states import current_state, game_of, set_snapshot, state_cache
+from events.models import Event, EventType, Stream, StreamSeat, StreamStatus
 
-logger = logging.getLogger(__name__)
+# The outbox lives in events.outbox; its public names stay importable from here.
+from events.outbox import (
+    DEFAULT_OUTBOX_ROUTES,
+    OUTBOX_ENTRY_HEADER,
+    outbox_dispatch,
+    outbox_entry_of,
+    outbox_publish,
+    outbox_routes,
+    outbox_sweep,
+    outbox_task_done,
+)
+from events.payloads import (
+    GameCreated,
+    GameEnded,
+    MoveMade,
+    Payload,
+    RulingMade,
+    UnseenReshuffled,
+    effect_record,
+)
+from events.states import ReshuffleRule, current_state, game_of, set_snapshot, state_cache
+from events.store import event_store, head_columns
+
+__all__ = [
+    "DEFAULT_OUTBOX_ROUTES",
+    "OUTBOX_ENTRY_HEADER",
+    "AppendOutcome",
+    "effect_record",
+    "outbox_dispatch",
+    "outbox_entry_of",
+    "outbox_publish",
+    "outbox_routes",
+    "outbox_sweep",
+    "outbox_task_done",
+    "stream_append_move",
+    "stream_append_ruling",
+    "stream_open",
+    "stream_reshuffle_unseen",
+]
 
 SEED_BYTES = 32
-BROKER_TIMEOUT = 2.0  # seconds to reach the broker before leaving an entry to the sweeper
-DEFAULT_OUTBOX_ROUTES = {
-    "game.ended": "events.outbox_noop",
-    "ruling.made": "events.outbox_noop",
-}
 
 
 @dataclass
@@ -73,21 +106,13 @@ class AppendOutcome:
 # -- building events ------------------------------------------------------------------------
 
 
-def effect_record(effect: Effect) -> dict[str, Any]:
-    """An engine effect as stored: everything, with ``visible_to`` so readers can withhold."""
-    return {
-        "kind": effect.kind,
-        "text": effect.text,
-        "data": to_plain(effect.data),
-        "visible_to": effect.visible_to,
-    }
-
-
 def _next_event(
-    stream: Stream, *, type: str, payload: dict[str, Any], seat: int | None = None,
+    stream: Stream, data: Payload, *, seat: int | None = None,
     recorded_at: datetime | None = None, idempotency_key: str | None = None, digest: str = "",
 ) -> Event:  # fmt: skip
-    """The stream's next event with its hash; advances ``stream.version``/``head_hash`` in memory."""
+    """The stream's next event, of ``data``'s type, with its hash; advances ``stream.version``
+    and ``head_hash`` in memory."""
+    type, payload = data.type, data.to_payload()
     seq = stream.version + 1
     moment = recorded_at or timezone.now()
     hashed = hashed_payload(
@@ -112,74 +137,6 @@ def _next_event(
     stream.version = seq
     stream.head_hash = event.hash
     return event
-
-
-def _head_columns(*, finished: bool = False, snapshot: bool = True) -> list[str]:
-    """The stream columns an append changes: version and head hash, the result once
-    ``finished``, the snapshot unless told not to."""
-    columns = ["version", "head_hash", "snapshot_version"]
-    if finished:
-        columns += ["status", "result", "finished_at"]
-    if snapshot:
-        columns += ["snapshot", "snapshot_engine"]
-    return columns
-
-
-def _save_head(stream: Stream, *, finished: bool = False, snapshot: bool = True) -> None:
-    """Write the stream's new head (see :func:`_head_columns`) in one UPDATE."""
-    sql, values = _update_stream_sql(stream, _head_columns(finished=finished, snapshot=snapshot))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-
-
-# The append's statements are written in SQL: building them with the ORM cost more CPU than
-# everything else in an append. Values pass through their model fields' own conversion
-# (get_db_prep_save), so the SQL stays the same on PostgreSQL and SQLite.
-_EVENT_FIELDS = [f for f in Event._meta.concrete_fields if not f.primary_key]
-_EVENT_COLUMNS = ", ".join(f.column for f in _EVENT_FIELDS)
-_EVENT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_FIELDS)) + ")"
-
-
-def _update_stream_sql(stream: Stream, columns: Sequence[str]) -> tuple[str, list[Any]]:
-    """UPDATE these columns of the stream row from the instance's values."""
-    fields = [Stream._meta.get_field(name) for name in columns]
-    assignments = ", ".join(f"{f.column} = %s" for f in fields)
-    values = [f.get_db_prep_save(getattr(stream, f.attname), connection) for f in fields]
-    values.append(Stream._meta.pk.get_db_prep_value(stream.pk, connection))
-    return f"UPDATE {Stream._meta.db_table} SET {assignments} WHERE id = %s", values
-
-
-def _insert_events_sql(events: Sequence[Event]) -> tuple[str, list[Any]]:
-    """INSERT the events in one statement, returning their ids in the same order."""
-    rows = ", ".join([_EVENT_ROW] * len(events))
-    values = [
-        f.get_db_prep_save(getattr(e, f.attname), connection) for e in events for f in _EVENT_FIELDS
-    ]
-    return (
-        f"INSERT INTO {Event._meta.db_table} ({_EVENT_COLUMNS}) VALUES {rows} RETURNING id",
-        values,
-    )
-
-
-def _store_append(stream: Stream, events: Sequence[Event], columns: Sequence[str]) -> None:
-    """Insert the events and update the stream's head; set the events' ids.
-
-    On PostgreSQL it is one statement (the UPDATE in a WITH clause, which runs even though
-    nothing reads it): one round trip less while the stream row is locked.
-    """
-    update, update_values = _update_stream_sql(stream, columns)
-    insert, insert_values = _insert_events_sql(events)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(f"WITH head AS ({update}) {insert}", update_values + insert_values)
-        else:
-            cursor.execute(update, update_values)
-            cursor.execute(insert, insert_values)
-        ids = [row[0] for row in cursor.fetchall()]
-    for event, pk in zip(events, ids, strict=True):  # RETURNING keeps the VALUES order
-        event.pk = pk
-        event._state.adding = False
-        event._state.db = connection.alias
 
 
 # -- opening a stream -----------------------------------------------------------------------
@@ -220,17 +177,16 @@ def stream_open(
     state = game.new_game(
         players=len(seats), seed=deal_seed, options=normalized, edition=chosen_edition
     )
-    created_payload: dict[str, Any] = {
-        "game": game.id,
-        "edition": chosen_edition,
-        "engine_version": game.engine_version,
-        "options": normalized,
-        "seats": [user.get_username() for user in seats],
-        "seed_commitment": seed_commitment(seed),
-        "effects": [effect_record(e) for e in state.effects],
-    }
-    if continues:
-        created_payload["continues"] = dict(continues)
+    created_payload = GameCreated(
+        game=game.id,
+        edition=chosen_edition,
+        engine_version=game.engine_version,
+        options=normalized,
+        seats=[user.get_username() for user in seats],
+        seed_commitment=seed_commitment(seed),
+        effects=[effect_record(e) for e in state.effects],
+        continues=dict(continues) if continues else None,
+    )
     with transaction.atomic():
         stream = Stream.objects.create(
             game=game.id,
@@ -248,10 +204,10 @@ def stream_open(
         StreamSeat.objects.bulk_create(
             StreamSeat(stream=stream, seat=index, user=user) for index, user in enumerate(seats)
         )
-        created = _next_event(stream, type=EventType.GAME_CREATED, payload=created_payload)
+        created = _next_event(stream, created_payload)
         created.save()
         set_snapshot(stream, game, state)
-        _save_head(stream)
+        event_store().save_head(stream, head_columns())
         _remember_on_commit(stream, game, state)
     return stream
 
@@ -304,74 +260,37 @@ def stream_append_move(
         outcome.events.append(
             _next_event(
                 stream,
-                type=EventType.MOVE_MADE,
+                MoveMade(
+                    seat=seat,
+                    move=parsed.to_json(),
+                    public_move=game.public_move(parsed, seat),
+                    effects=[effect_record(e) for e in state.effects],
+                ),
                 seat=seat,
-                payload={
-                    "seat": seat,
-                    "move": parsed.to_json(),
-                    "public_move": game.public_move(parsed, seat),
-                    "effects": [effect_record(e) for e in state.effects],
-                },
                 idempotency_key=idempotency_key,
                 digest=digest,
             )
         )
         _end_if_over(stream, game, state, outcome)
         set_snapshot(stream, game, state)
-        _store_append(stream, outcome.events, _head_columns(finished=stream.is_finished))
+        event_store().append(stream, outcome.events, head_columns(finished=stream.is_finished))
         _remember_on_commit(stream, game, state)
     return outcome
 
 
-_LOCKED_COLUMNS = (
-    "game", "engine_version", "status", "version", "head_hash", "seed", "hash_format",
-    "snapshot_version", "snapshot_engine",
-)  # fmt: skip
-
-
-def _lock_sql() -> str:
-    stream, event = f'"{Stream._meta.db_table}"', f'"{Event._meta.db_table}"'
-    used = f"FROM {event} WHERE {event}.stream_id = {stream}.id AND idempotency_key = %s"
-    columns = ", ".join(f'{stream}."{name}"' for name in _LOCKED_COLUMNS)
-    return (
-        f"SELECT {columns}, (SELECT seq {used}), (SELECT request_digest {used}),"
-        f" CASE WHEN {stream}.version = %s THEN NULL ELSE {stream}.snapshot END"
-        f" FROM {stream} WHERE {stream}.id = %s"
-    )
-
-
-_LOCK_STREAM = _lock_sql()
-_SNAPSHOT = Stream._meta.get_field("snapshot")
-
-
 def _lock_stream(stream_id: UUID | str, idempotency_key: str | None = None) -> Stream:
-    """Lock the stream row; the same query says whether the key was used and brings the
-    snapshot when this process has no cached state at the stream's version.
-
-    The key's first use comes back as ``key_seq`` and ``key_digest`` (the (stream, key)
-    unique index answers the subqueries directly). The other JSON columns (options,
-    result...) stay deferred: Django loads a deferred column if something reads it. So does
-    the snapshot when the cache held the state at the version: it is not sent for nothing.
-    """
+    """Lock the stream row (:meth:`events.store.EventStore.lock_stream`): the same query says
+    whether the key was used and brings the snapshot when this process has no cached state at
+    the stream's version."""
     try:
         pk = stream_id if isinstance(stream_id, UUID) else UUID(str(stream_id))
     except ValueError:
         raise StreamNotFound(f"there is no game stream {stream_id}") from None
-    sql = _LOCK_STREAM + (" FOR UPDATE" if connection.features.has_select_for_update else "")
-    cached = state_cache.version_of(pk)
-    db_pk = Stream._meta.pk.get_db_prep_value(pk, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [idempotency_key, idempotency_key, cached, db_pk])
-        row = cursor.fetchone()
-    if row is None:
+    stream = event_store().lock_stream(
+        pk, idempotency_key, cached_version=state_cache.version_of(pk)
+    )
+    if stream is None:
         raise StreamNotFound(f"there is no game stream {stream_id}")
-    *columns, key_seq, key_digest, snapshot = row
-    values = dict(zip(_LOCKED_COLUMNS, columns, strict=True), id=pk)
-    if cached != values["version"]:
-        values["snapshot"] = _SNAPSHOT.from_db_value(snapshot, None, connection)
-    names = [f.attname for f in Stream._meta.concrete_fields if f.attname in values]
-    stream = Stream.from_db(connection.alias, names, [values[name] for name in names])
-    stream.key_seq, stream.key_digest = key_seq, key_digest
     return stream
 
 
@@ -428,8 +347,7 @@ def _end_if_over(stream: Stream, game: Game[Any], state: GameState, outcome: App
     outcome.events.append(
         _next_event(
             stream,
-            type=EventType.GAME_ENDED,
-            payload={"result": stream.result, "seed": stream.seed},
+            GameEnded(result=stream.result, seed=stream.seed),
             recorded_at=stream.finished_at,
         )
     )
@@ -461,39 +379,30 @@ def stream_reshuffle_unseen(*, stream_id: UUID | str) -> Event:
         game.reshuffle_unseen(state, stream.seed)
         event = _next_event(
             stream,
-            type=EventType.UNSEEN_RESHUFFLED,
-            payload={
-                "after_move": after_move,
-                "effects": [effect_record(e) for e in state.effects],
-            },
+            UnseenReshuffled(
+                after_move=after_move, effects=[effect_record(e) for e in state.effects]
+            ),
         )
         set_snapshot(stream, game, state)
-        _store_append(stream, [event], _head_columns())
+        event_store().append(stream, [event], head_columns())
         _remember_on_commit(stream, game, state)
     return event
 
 
 def _reshuffle_point(stream: Stream) -> int:
-    """The move after which this continued stream is reshuffled: it must be the stream's
-    last move, and the stream must be a continuation not yet reshuffled."""
+    """The move after which this continued stream is reshuffled, once the rule
+    (:class:`events.states.ReshuffleRule`) allows it here: a continuation, not yet
+    reshuffled, whose last event is move n."""
     events = Event.objects.filter(stream=stream).order_by()
-    created = events.get(seq=1)
-    continues = created.payload.get("continues") or {}
-    if not continues.get("deal_seed"):
-        raise StreamError(
-            "only a game continued by a 'replay from move n' ruling has its unseen cards "
-            "shuffled again: this game was dealt with its own seed"
-        )
-    if events.filter(type=EventType.UNSEEN_RESHUFFLED).exists():
-        raise StreamError("the unseen cards of this game were already shuffled again")
-    after_move = int(continues["after_move"])
-    played = events.filter(type=EventType.MOVE_MADE).count()
-    if played != after_move:
-        raise StreamError(
-            f"this game continues the old one after move {after_move}, but it holds {played} "
-            f"moves: the unseen cards are shuffled again right after move {after_move}"
-        )
-    return after_move
+    created = GameCreated.from_payload(events.get(seq=1).payload)
+    rule = ReshuffleRule(created.continued_after)
+    refusal = rule.refuses_reshuffle(
+        moves=events.filter(type=EventType.MOVE_MADE).count(),
+        reshuffled=events.filter(type=EventType.UNSEEN_RESHUFFLED).exists(),
+    )
+    if refusal is not None or rule.continued_after is None:
+        raise StreamError(refusal or "this game is not a continuation")
+    return rule.continued_after
 
 
 # -- rulings --------------------------------------------------------------------------------
@@ -516,145 +425,15 @@ def stream_append_ruling(
         snapshot_current = stream.snapshot_version == stream.version
         event = _next_event(
             stream,
-            type=EventType.RULING_MADE,
-            payload={
-                "kind": kind,
-                "reason": reason,
-                "arbiter": arbiter.get_username(),
-                "data": dict(data or {}),
-            },
+            RulingMade(
+                kind=kind, reason=reason, arbiter=arbiter.get_username(), data=dict(data or {})
+            ),
         )
         event.save()
         if snapshot_current:  # a ruling changes no game state: the snapshot stays valid
             stream.snapshot_version = stream.version
-        _save_head(stream, snapshot=False)
+        event_store().save_head(stream, head_columns(snapshot=False))
         outbox_publish(
             topic="ruling.made", payload={"stream": str(stream.id), "seq": event.seq, "kind": kind}
         )
     return event
-
-
-# -- the outbox -----------------------------------------------------------------------------
-
-OUTBOX_ENTRY_HEADER = "herald_outbox_entry"  # task message header naming the outbox entry
-
-
-def outbox_routes() -> dict[str, str]:
-    """Topic → Celery task name: the defaults, extended by ``settings.HERALD_OUTBOX_ROUTES``."""
-    return {**DEFAULT_OUTBOX_ROUTES, **getattr(settings, "HERALD_OUTBOX_ROUTES", {})}
-
-
-def outbox_publish(*, topic: str, payload: Mapping[str, Any]) -> OutboxEntry:
-    """Write an entry in the caller's transaction; it is sent to Celery once that commits.
-
-    If the broker is down then, the entry stays pending and the sweeper sends it later.
-    """
-    if topic not in outbox_routes():
-        raise ValueError(f"no Celery task is routed for outbox topic {topic!r}")
-    entry = OutboxEntry.objects.create(topic=topic, payload=dict(payload))
-    transaction.on_commit(lambda: outbox_dispatch(entry_id=entry.pk))
-    return entry
-
-
-def outbox_dispatch(*, entry_id: int) -> bool:
-    """Send one pending entry to its task and mark it dispatched; False if it stays pending."""
-    with transaction.atomic():
-        entry = (
-            OutboxEntry.objects.select_for_update(skip_locked=True)
-            .filter(pk=entry_id, dispatched_at__isnull=True)
-            .first()
-        )
-        return entry is not None and _send(entry)
-
-
-def outbox_sweep(*, limit: int = 100) -> int:
-    """Send the entries nobody else is sending now; returns how many went out.
-
-    Those are the pending ones (the broker was down) and the ones dispatched more than
-    ``HERALD_OUTBOX_REDELIVER_AFTER`` seconds ago whose task never reported done: its worker
-    was killed, and the broker would hand the message out again only after its visibility
-    timeout (an hour). Tasks are idempotent, so a slow task sent twice is harmless; an entry
-    is sent again at most ``HERALD_OUTBOX_MAX_ATTEMPTS`` times in all.
-    """
-    sent = 0
-    with transaction.atomic():
-        for entry in _sweepable_entries()[:limit]:
-            if entry.dispatched_at is not None:
-                logger.warning(
-                    "outbox entry %s sent again: its task has not reported done since %s",
-                    entry.pk,
-                    entry.dispatched_at.isoformat(),
-                )
-            sent += _send(entry)
-    return sent
-
-
-def _sweepable_entries() -> Any:
-    """Pending entries, and dispatched ones left undone for too long, oldest first, locked."""
-    stale = timezone.now() - timedelta(seconds=settings.HERALD_OUTBOX_REDELIVER_AFTER)
-    redeliver = Q(dispatched_at__lte=stale, attempts__lt=settings.HERALD_OUTBOX_MAX_ATTEMPTS)
-    return (
-        OutboxEntry.objects.select_for_update(skip_locked=True)
-        .filter(done_at__isnull=True)
-        .filter(Q(dispatched_at__isnull=True) | redeliver)
-        .order_by("id")
-    )
-
-
-def _send(entry: OutboxEntry) -> bool:
-    """Enqueue the entry's task; record success or the error. Never raises for a broker fault."""
-    entry.attempts += 1
-    try:
-        _enqueue(outbox_routes()[entry.topic], entry.payload, entry_id=entry.pk)
-    except Exception as exc:
-        entry.last_error = f"{exc.__class__.__name__}: {exc}"[:1000]
-        OutboxEntry.objects.filter(pk=entry.pk).update(
-            attempts=entry.attempts, last_error=entry.last_error
-        )
-        logger.warning("outbox entry %s not sent (will retry): %s", entry.pk, entry.last_error)
-        return False
-    entry.dispatched_at = timezone.now()
-    OutboxEntry.objects.filter(pk=entry.pk).update(
-        attempts=entry.attempts, dispatched_at=entry.dispatched_at, last_error=""
-    )
-    return True
-
-
-def _enqueue(name: str, kwargs: dict[str, Any], *, entry_id: int) -> None:
-    """Publish one task message, failing fast when the broker is down (the sweeper retries).
-
-    Without the explicit connection, kombu would retry for many seconds inside the request
-    that finished the game. The message carries the entry's id in a header, so that the
-    worker can mark the entry done when the task succeeds (``outbox_task_done``).
-    """
-    from herald.celery import app
-
-    headers = {OUTBOX_ENTRY_HEADER: entry_id}
-    task = app.tasks.get(name)
-    if app.conf.task_always_eager and task is not None:
-        task.apply_async(kwargs=kwargs, headers=headers)
-        return
-    with app.connection_for_write() as connection:
-        connection.ensure_connection(max_retries=1, interval_start=0, timeout=BROKER_TIMEOUT)
-        if task is not None:
-            task.apply_async(kwargs=kwargs, headers=headers, connection=connection, retry=False)
-        else:
-            app.send_task(name, kwargs=kwargs, headers=headers, connection=connection, retry=False)
-
-
-def outbox_entry_of(request: Any) -> int | None:
-    """The outbox entry a Celery task request was sent for, or None (not sent by the outbox).
-
-    A worker exposes custom message headers as attributes of the request; an eager call
-    keeps them in ``request.headers``.
-    """
-    entry_id = getattr(request, OUTBOX_ENTRY_HEADER, None)
-    if entry_id is None:
-        entry_id = (getattr(request, "headers", None) or {}).get(OUTBOX_ENTRY_HEADER)
-    return None if entry_id is None else int(entry_id)
-
-
-def outbox_task_done(*, entry_id: int) -> bool:
-    """Mark the entry done (its task succeeded): the sweeper no longer sends it. Idempotent."""
-    done = OutboxEntry.objects.filter(pk=entry_id, done_at__isnull=True)
-    return bool(done.update(done_at=timezone.now()))

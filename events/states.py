@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 import engine
-from engine.core import Game, GameState, ReplayError, SetupRecord, TrailStep, replay
+from engine.core import EngineError, Game, GameState, Replay, ReplayError, SetupRecord, TrailStep
 from events.models import Event, EventType, Stream
+from events.payloads import GameCreated, MoveMade, PayloadError, UnseenReshuffled
 
 CACHE_SIZE = 1024
 
@@ -77,25 +79,145 @@ def game_of(stream: Stream) -> Game[Any]:
     return engine.get(stream.game)
 
 
-def setup_record(stream: Stream, created: Event) -> SetupRecord:
+def setup_record(stream: Stream, created: Event | GameCreated) -> SetupRecord:
     """How the stream was set up, from its ``GameCreated`` event and its sealed seed.
 
     A game continued by a "replay from move n" ruling was dealt with the old game's (public)
     seed, recorded as ``continues.deal_seed``; its own seed takes over at ``UnseenReshuffled``.
     """
-    payload = created.payload
-    continues = payload.get("continues") or {}
+    payload = (
+        created if isinstance(created, GameCreated) else GameCreated.from_payload(created.payload)
+    )
     return SetupRecord(
-        game=payload["game"],
-        edition=payload["edition"],
-        players=len(payload["seats"]),
-        options=payload["options"],
+        game=payload.game,
+        edition=payload.edition,
+        players=len(payload.seats),
+        options=payload.options,
         seed=stream.seed,
-        deal_seed=str(continues.get("deal_seed") or ""),
+        deal_seed=payload.deal_seed,
         # The rules of the version the game was set up under (engine.core.rules_since): a
         # game recorded before a rule change replays as it was played.
-        engine_version=str(payload.get("engine_version", "")),
+        engine_version=payload.engine_version,
     )
+
+
+# -- the reshuffle of a continued game: once, right after move n ------------------------------
+
+
+@dataclass(frozen=True)
+class ReshuffleRule:
+    """Where a game's unseen cards may be shuffled again with its own seed: a game continued
+    by a "replay from move n" ruling (``continued_after`` n, from ``GameCreated.continues``)
+    exactly once, right after move n, before move n + 1; any other game never.
+
+    The one statement of the rule: the service that appends ``UnseenReshuffled`` and the
+    replay of a stream (:class:`StreamReplay`, behind verification, audit and states) both
+    ask it. Each answer is None (allowed) or the sentence saying why not.
+    """
+
+    continued_after: int | None
+
+    def refuses_reshuffle(self, *, moves: int, reshuffled: bool) -> str | None:
+        """Why the unseen cards may not be shuffled again after ``moves`` moves."""
+        if self.continued_after is None:
+            return (
+                "only a game continued by a 'replay from move n' ruling has its unseen cards "
+                "shuffled again: this game was dealt with its own seed"
+            )
+        if reshuffled:
+            return "the unseen cards of this game were already shuffled again"
+        if moves != self.continued_after:
+            return (
+                f"this game continues the old one after move {self.continued_after}, but it "
+                f"holds {moves} moves: the unseen cards are shuffled again right after move "
+                f"{self.continued_after}"
+            )
+        return None
+
+    def refuses_move(self, *, moves: int, reshuffled: bool) -> str | None:
+        """Why move number ``moves`` may not stand where it was played."""
+        if self.continued_after is not None and moves > self.continued_after and not reshuffled:
+            return f"move {moves} was played before the unseen cards were shuffled again"
+        return None
+
+
+# -- the one replay loop ---------------------------------------------------------------------
+
+
+class EventReplayError(ReplayError):
+    """An event of the stream that does not replay: ``seq`` names it, ``reason`` says why;
+    ``bad_move`` when the logged move itself is refused (not where it stands)."""
+
+    def __init__(self, seq: int, step: int, reason: str, *, bad_move: bool = False) -> None:
+        super().__init__(step, reason)
+        self.seq = seq
+        self.bad_move = bad_move
+
+
+ReplayedPayload = MoveMade | UnseenReshuffled
+
+
+class StreamReplay:
+    """A stream's events replayed from event 1, on :class:`engine.core.Replay`.
+
+    Built from the events (``GameCreated`` first; raises ``PayloadError``, ``EngineError`` or
+    ``ValueError`` when it does not set the game up), then :meth:`steps` replays each
+    ``MoveMade`` and ``UnseenReshuffled`` in order under the :class:`ReshuffleRule`, yielding
+    each event with its typed payload while ``state`` is the state right after it. The first
+    event that does not replay raises :class:`EventReplayError`.
+    """
+
+    def __init__(self, stream: Stream, events: Sequence[Event]) -> None:
+        if not events or events[0].type != EventType.GAME_CREATED:
+            raise ValueError(f"stream {stream.id} has no GameCreated event")
+        self.events = events
+        self.created = GameCreated.from_payload(events[0].payload)
+        self.setup = setup_record(stream, self.created)
+        self.rule = ReshuffleRule(self.created.continued_after)
+        self.run = Replay(game_of(stream), self.setup)
+        self.reshuffled = False
+
+    @property
+    def state(self) -> GameState:
+        return self.run.state
+
+    @property
+    def trail(self) -> list[TrailStep]:
+        return self.run.trail
+
+    def steps(self) -> Iterator[tuple[Event, ReplayedPayload]]:
+        for event in self.events:
+            if event.type == EventType.MOVE_MADE:
+                yield event, self._move(event)
+            elif event.type == EventType.UNSEEN_RESHUFFLED:
+                yield event, self._reshuffle(event)
+
+    def _move(self, event: Event) -> MoveMade:
+        step = self.run.moves + 1
+        try:
+            move = MoveMade.from_payload(event.payload)
+            self.run.move(move.seat, move.move)
+        except ReplayError as exc:
+            raise EventReplayError(event.seq, exc.step, exc.reason, bad_move=True) from exc
+        except (EngineError, KeyError, ValueError, TypeError) as exc:  # PayloadError included
+            raise EventReplayError(event.seq, step, str(exc), bad_move=True) from exc
+        refusal = self.rule.refuses_move(moves=self.run.moves, reshuffled=self.reshuffled)
+        if refusal:
+            raise EventReplayError(event.seq, self.run.moves, refusal)
+        return move
+
+    def _reshuffle(self, event: Event) -> UnseenReshuffled:
+        moves = self.run.moves
+        try:
+            reshuffle = UnseenReshuffled.from_payload(event.payload)
+        except PayloadError as exc:
+            raise EventReplayError(event.seq, moves, str(exc)) from exc
+        refusal = self.rule.refuses_reshuffle(moves=moves, reshuffled=self.reshuffled)
+        if refusal:
+            raise EventReplayError(event.seq, moves, refusal)
+        self.reshuffled = True
+        self.run.reshuffle()
+        return reshuffle
 
 
 def replay_stream(stream: Stream, *, until: int | None = None) -> tuple[GameState, list[TrailStep]]:
@@ -103,27 +225,16 @@ def replay_stream(stream: Stream, *, until: int | None = None) -> tuple[GameStat
 
     The trail has one step per ``MoveMade`` event, after the setup step, and one for an
     ``UnseenReshuffled`` event where it sits among the moves (the unseen cards are shuffled
-    again with the stream's own seed there).
+    again with the stream's own seed there). Raises :class:`EventReplayError` (a
+    ``ReplayError``) at the first event that does not replay.
     """
     events = Event.objects.filter(stream=stream).order_by("seq")
     if until is not None:
         events = events.filter(seq__lte=until)
-    created: Event | None = None
-    moves: list[tuple[int, Any]] = []
-    reshuffle_after: int | None = None
-    for event in events.only("seq", "type", "payload", "seat"):
-        if event.type == EventType.GAME_CREATED:
-            created = event
-        elif event.type == EventType.MOVE_MADE:
-            moves.append((event.payload["seat"], event.payload["move"]))
-        elif event.type == EventType.UNSEEN_RESHUFFLED:
-            if reshuffle_after is not None:
-                raise ReplayError(len(moves), "the unseen cards are reshuffled a second time")
-            reshuffle_after = len(moves)
-    if created is None:
-        raise ValueError(f"stream {stream.id} has no GameCreated event")
-    setup = setup_record(stream, created)
-    return replay(game_of(stream), setup, moves, reshuffle_after=reshuffle_after)
+    replayed = StreamReplay(stream, list(events.only("seq", "type", "payload", "seat")))
+    for _ in replayed.steps():
+        pass
+    return replayed.state, replayed.trail
 
 
 def snapshot_state(stream: Stream, game: Game[Any]) -> GameState | None:

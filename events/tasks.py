@@ -12,7 +12,7 @@ from typing import Any
 from celery import Task, shared_task
 from celery.signals import task_success
 
-from events.services import outbox_entry_of, outbox_sweep, outbox_task_done
+from events.outbox import outbox_entry_of, outbox_sweep, outbox_task_done
 
 
 @shared_task(name="events.sweep_outbox", acks_late=True)

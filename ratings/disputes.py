@@ -252,6 +252,7 @@ def stream_continue(*, stream_id: uuid.UUID | str, after_move: int, arbiter: Any
     tells about the state after move ``after_move`` (docs/ratings.md says it game by game).
     """
     from events.models import Event, EventType, Stream
+    from events.payloads import MoveMade
     from events.services import stream_append_move, stream_reshuffle_unseen
 
     old = Stream.objects.filter(pk=stream_id).first()
@@ -269,10 +270,11 @@ def stream_continue(*, stream_id: uuid.UUID | str, after_move: int, arbiter: Any
     with transaction.atomic():
         new = _open_like(old, after_move=after_move, arbiter=arbiter)
         for index, event in enumerate(moves[:after_move], start=1):
+            recorded = MoveMade.from_payload(event.payload)
             stream_append_move(
                 stream_id=new.pk,
-                seat=event.payload["seat"],
-                move=event.payload["move"],
+                seat=recorded.seat,
+                move=recorded.move,
                 expected_version=new.version,
                 idempotency_key=f"continues:{old.pk}:{index}",
             )

@@ -153,6 +153,7 @@ class GameOutcome:
 def stream_outcome(*, stream: Any) -> GameOutcome:
     """The outcome of ``stream`` (an events Stream): its result, then each ruling in order."""
     from events.models import Event, StreamSeat
+    from events.payloads import RulingMade
 
     seats = StreamSeat.objects.filter(stream=stream).order_by("seat")
     players = list(seats.values_list("user_id", flat=True))
@@ -161,7 +162,8 @@ def stream_outcome(*, stream: Any) -> GameOutcome:
     scores = list(result["scores"]) if "scores" in result else None
     counts, reason, replaced_by = True, "", None
     for event in Event.objects.filter(stream=stream, type=RULING_EVENT).order_by("seq"):
-        kind, data = event.payload.get("kind"), event.payload.get("data") or {}
+        ruling = RulingMade.from_payload(event.payload)
+        kind, data = ruling.kind, ruling.data or {}
         if kind == Dispute.Ruling.ANNUL:
             counts, reason = False, f"annulled by the ruling of event {event.seq}"
         elif kind == Dispute.Ruling.UPHOLD:

@@ -23,7 +23,7 @@ from engine.core.game import (
 )
 from engine.core.moves import Move, MoveSet, move_type
 from engine.core.options import Option, normalize_options, options_schema
-from engine.core.replay import SetupRecord, TrailStep, chance_outcomes, replay
+from engine.core.replay import Replay, SetupRecord, TrailStep, chance_outcomes, replay
 from engine.core.rng import Rng, seed_commitment
 from engine.core.seats import next_seat, seats_after
 from engine.core.versions import replay_compatible, version_at_least
@@ -42,6 +42,7 @@ __all__ = [
     "Move",
     "MoveSet",
     "Option",
+    "Replay",
     "ReplayError",
     "Result",
     "Rng",

@@ -105,6 +105,43 @@ def reshuffle_step(game: Game[Any], state: GameState, setup: SetupRecord, after:
     return TrailStep(after, None, None, RESHUFFLE_TEXT, tuple(state.effects))
 
 
+class Replay:
+    """A logged game replayed one step at a time: :meth:`move` for each logged move,
+    :meth:`reshuffle` where the log reshuffles. ``state`` is the state after the last step
+    (read it, or its ``effects``, between steps: the game may keep changing the objects it
+    noted) and ``trail`` the steps so far, the setup first. :func:`replay` is built on it."""
+
+    def __init__(self, game: Game[Any], setup: SetupRecord) -> None:
+        if setup.game != game.id:
+            raise ReplayError(0, f"the log is a {setup.game!r} game, not {game.id!r}")
+        self.game = game
+        self.setup = setup
+        self.state = start(game, setup)
+        self.moves = 0  # moves replayed so far
+        self.trail = [TrailStep(0, None, None, "the game is set up", tuple(self.state.effects))]
+
+    def move(self, seat: int, raw: Move | Mapping[str, Any]) -> TrailStep:
+        """Validate and apply the next logged move; raises :class:`ReplayError` naming it."""
+        index = self.moves + 1
+        move = _as_move(self.game, raw, index)
+        try:
+            self.game.apply_in_place(self.state, seat, move)
+        except IllegalMove as exc:
+            raise ReplayError(index, f"seat {seat}: {exc}") from exc
+        self.moves = index
+        step = TrailStep(
+            index, seat, move, self.game.describe(move, seat), tuple(self.state.effects)
+        )
+        self.trail.append(step)
+        return step
+
+    def reshuffle(self) -> TrailStep:
+        """Reshuffle what no seat has seen with the game's own seed, after the moves so far."""
+        step = reshuffle_step(self.game, self.state, self.setup, self.moves)
+        self.trail.append(step)
+        return step
+
+
 def replay(
     game: Game[Any],
     setup: SetupRecord,
@@ -121,27 +158,17 @@ def replay(
     done when ``until == n`` too. Raises :class:`ReplayError` naming the first step that does
     not replay (or a reshuffle point the moves never reach).
     """
-    if setup.game != game.id:
-        raise ReplayError(0, f"the log is a {setup.game!r} game, not {game.id!r}")
-    state = start(game, setup)
-    trail = [TrailStep(0, None, None, "the game is set up", tuple(state.effects))]
+    run = Replay(game, setup)
     if reshuffle_after == 0:
-        trail.append(reshuffle_step(game, state, setup, 0))
-    played = 0
+        run.reshuffle()
     for index, (seat, raw) in enumerate(moves, start=1):
         if until is not None and index > until:
             break
-        move = _as_move(game, raw, index)
-        try:
-            game.apply_in_place(state, seat, move)
-        except IllegalMove as exc:
-            raise ReplayError(index, f"seat {seat}: {exc}") from exc
-        trail.append(TrailStep(index, seat, move, game.describe(move, seat), tuple(state.effects)))
-        played = index
+        run.move(seat, raw)
         if index == reshuffle_after:
-            trail.append(reshuffle_step(game, state, setup, index))
-    _check_reshuffle_reached(reshuffle_after, played, until)
-    return state, trail
+            run.reshuffle()
+    _check_reshuffle_reached(reshuffle_after, run.moves, until)
+    return run.state, run.trail
 
 
 def _check_reshuffle_reached(reshuffle_after: int | None, played: int, until: int | None) -> None:
