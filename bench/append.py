@@ -120,6 +120,9 @@ def start_gunicorn(port: int) -> subprocess.Popen[bytes]:
         # request would cost more than the append itself.
         DATABASE_URL=f"{DATABASE_URL}?conn_max_age=600&conn_health_checks=true",
         BENCH_DATABASE_URL=DATABASE_URL,
+        # A load test: the per-user move limit (120/minute) would answer 429 within a second.
+        # BENCH_THROTTLE=true measures the limit's own cost (its counters in the cache).
+        HERALD_THROTTLE=os.environ.get("BENCH_THROTTLE", "false"),
         DEBUG="false",
         LOG_LEVEL="WARNING",
         PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
