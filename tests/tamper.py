@@ -1,9 +1,15 @@
-"""Changing a stored game behind the event store's back, as a test of what notices it must."""
+"""Changing a stored game behind the event store's back, as a test of what notices it must.
+
+On PostgreSQL the append-only triggers (events/migrations/0002, 0006) refuse such edits: they
+are switched off inside the tampering transaction only, as a person with the table owner's
+rights could do. SQLite has no such triggers (the models refuse changes, and raw SQL goes
+around them), so the same edits are plain UPDATEs there.
+"""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection, transaction
@@ -11,29 +17,54 @@ from django.db import connection, transaction
 from events.hashing import event_hash
 from events.models import GENESIS_HASH, Event, Stream
 
+_TRIGGERS = {"events_event": "events_event_append_only", "events_stream": "events_stream_guard"}
 
-def stream_tamper(stream_id: Any, **columns: Any) -> None:
-    """Set ``columns`` of a stream row, past its guard trigger (events/migrations/0006).
 
-    The trigger refuses such edits on PostgreSQL; it is switched off inside this transaction
-    only, as a person with the table owner's rights could do.
-    """
+@contextmanager
+def _guards_off(*tables: str) -> Iterator[Any]:
+    """A cursor in a transaction where the guard triggers of ``tables`` are off (PostgreSQL)."""
     postgres = connection.vendor == "postgresql"
     with transaction.atomic(), connection.cursor() as cursor:
         if postgres:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no pending FK checks before ALTER
-            cursor.execute("ALTER TABLE events_stream DISABLE TRIGGER events_stream_guard")
-        Stream.objects.filter(pk=stream_id).update(**columns)
+            for table in tables:
+                cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER {_TRIGGERS[table]}")
+        yield cursor
         if postgres:
-            cursor.execute("ALTER TABLE events_stream ENABLE TRIGGER events_stream_guard")
+            for table in reversed(tables):
+                cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER {_TRIGGERS[table]}")
+
+
+def _write_events(cursor: Any, events: list[Event]) -> None:
+    """UPDATE the events' payload and hashes, each value in its field's own database form."""
+    fields = [Event._meta.get_field(name) for name in ("payload", "prev_hash", "hash")]
+    assignments = ", ".join(f"{field.column} = %s" for field in fields)
+    for event in events:
+        values = [
+            field.get_db_prep_save(getattr(event, field.attname), connection) for field in fields
+        ]
+        cursor.execute(f"UPDATE events_event SET {assignments} WHERE id = %s", [*values, event.pk])
+
+
+def stream_tamper(stream_id: Any, **columns: Any) -> None:
+    """Set ``columns`` of a stream row, past its guard trigger (events/migrations/0006)."""
+    with _guards_off("events_stream"):
+        Stream.objects.filter(pk=stream_id).update(**columns)
+
+
+def event_tamper(stream_id: Any, seq: int, edit: Callable[[dict[str, Any]], None]) -> None:
+    """Edit event ``seq``'s payload in place, leaving its hash as it was: the chain breaks there."""
+    event = Event.objects.get(stream_id=stream_id, seq=seq)
+    edit(event.payload)
+    with _guards_off("events_event") as cursor:
+        _write_events(cursor, [event])
 
 
 def careful_tamper(stream_id: Any, seq: int, edit: Callable[[dict[str, Any]], None]) -> None:
     """Edit event ``seq``'s payload and recompute the hash chain from it to the stream's head.
 
     What someone with the database's owner rights and the source code could do: the chain
-    then checks out, and only replaying the game shows the edit. PostgreSQL only (the append-
-    only triggers are switched off inside this transaction).
+    then checks out, and only replaying the game shows the edit.
     """
     stream = Stream.objects.get(pk=stream_id)
     events = list(Event.objects.filter(stream_id=stream_id).order_by("seq"))
@@ -43,18 +74,6 @@ def careful_tamper(stream_id: Any, seq: int, edit: Callable[[dict[str, Any]], No
         event.prev_hash = previous
         event.hash = event_hash(event, seed=stream.seed, hash_format=stream.hash_format)
         previous = event.hash
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE events_event DISABLE TRIGGER events_event_append_only")
-        cursor.execute("ALTER TABLE events_stream DISABLE TRIGGER events_stream_guard")
-        for event in events[seq - 1 :]:
-            cursor.execute(
-                "UPDATE events_event SET payload = %s::jsonb, prev_hash = %s, hash = %s"
-                " WHERE id = %s",
-                [json.dumps(event.payload), event.prev_hash, event.hash, event.pk],
-            )
-        cursor.execute(
-            "UPDATE events_stream SET head_hash = %s WHERE id = %s", [previous, stream_id]
-        )
-        cursor.execute("ALTER TABLE events_stream ENABLE TRIGGER events_stream_guard")
-        cursor.execute("ALTER TABLE events_event ENABLE TRIGGER events_event_append_only")
+    with _guards_off("events_event", "events_stream") as cursor:
+        _write_events(cursor, events[seq - 1 :])
+        Stream.objects.filter(pk=stream_id).update(head_hash=previous)
