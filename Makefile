@@ -42,8 +42,19 @@ lint: venv
 typecheck: venv
 	$(BIN)/mypy engine platform/herald events tournaments ratings bench
 
+# With DATABASE_URL on PostgreSQL (CI) and no PYTEST_ARGS, the store, API and admin tests that
+# need no service run a second time on SQLite and eager Celery, the default `make run` serves.
+SQLITE_TESTS ?= tests/events tests/ratings tests/tournaments tests/platform/test_auth.py
+SQLITE_SKIP := tests/tournaments/pairing tests/events/test_hashing.py \
+	tests/events/test_concurrency_sqlite.py
+
 pytest: venv
 	CELERY_QUEUE=herald-test-$$$$ $(BIN)/pytest $(PYTEST_ARGS)
+	@case "$${DATABASE_URL:-}" in postgres*) test -n "$(strip $(PYTEST_ARGS))" || { \
+		echo "== the store, API and admin tests again on SQLite, as make run serves them"; \
+		env -u DATABASE_URL -u REDIS_URL -u HERALD_REQUIRE_SERVICES $(BIN)/pytest -q \
+			-p no:cacheprovider -m "not services" $(SQLITE_SKIP:%=--ignore=%) $(SQLITE_TESTS); };; \
+	esac
 
 test: lint typecheck pytest
 

@@ -1,7 +1,10 @@
 """Shared fixtures: the `services` marker, a live Redis, a real Celery worker process.
 
 Tests that need PostgreSQL or Redis carry ``@pytest.mark.services("postgres", "redis")``
-(no names means both). Without those services they are skipped with a reason; with
+(no names means both), with ``reason="..."`` saying what of it they need when that is not
+obvious (``services("postgres", reason="its append-only triggers")``). Everything else runs on
+the embedded default, SQLite and eager Celery, as ``make run`` serves it. Without those services
+the marked tests are skipped with a reason, and the summary counts them; with
 ``HERALD_REQUIRE_SERVICES=1`` (CI) a missing service fails them instead.
 """
 
@@ -47,7 +50,7 @@ def _redis_problem() -> str | None:
     try:
         redis.Redis.from_url(url, socket_timeout=2).ping()
     except Exception as exc:
-        return f"Redis at {url} does not answer: {exc}"
+        return f"Redis at {url} (REDIS_URL) does not answer: {exc}"
     return None
 
 
@@ -73,9 +76,33 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     problem = missing_service(tuple(marker.args))
     if problem is None:
         return
+    if marker.kwargs.get("reason"):
+        problem = f"{problem}; needed for {marker.kwargs['reason']}"
     if services_required():
         pytest.fail(f"HERALD_REQUIRE_SERVICES=1 but {problem}", pytrace=False)
     pytest.skip(problem)
+
+
+#: Every skip for want of a service names the variable that would provide it.
+_SERVICE_HINTS = ("DATABASE_URL", "REDIS_URL")
+
+
+def _skipped_for_want_of_a_service(report: pytest.TestReport) -> bool:
+    longrepr = report.longrepr
+    message = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return any(hint in message for hint in _SERVICE_HINTS)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say in one line how many tests did not run for want of PostgreSQL or Redis."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    count = sum(1 for report in skipped if _skipped_for_want_of_a_service(report))
+    if count:
+        terminalreporter.write_sep(
+            "-",
+            f"{count} tests skipped: they need PostgreSQL or Redis (set DATABASE_URL/REDIS_URL)",
+            yellow=True,
+        )
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from events.models import Event, Stream
 from events.services import stream_append_move
 from events.states import current_state
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

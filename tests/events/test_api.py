@@ -1,4 +1,4 @@
-"""The game API of API.md through Django's test client (token auth), against PostgreSQL."""
+"""The game API of API.md through Django's test client (token auth), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from events.models import Event, Stream
 from tests.events.conftest import client_for
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 
 def url(stream: Stream, tail: str = "") -> str:

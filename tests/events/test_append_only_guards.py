@@ -24,7 +24,10 @@ from ratings.verification import game_verify_and_rate
 from tests.conftest import database_url_for_worker
 from tests.ratings.games import play_stream
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = [
+    pytest.mark.services("postgres", reason="its guard triggers and TRUNCATE setting"),
+    pytest.mark.django_db,
+]
 
 
 def refused(statement: str, params: list[Any] | None = None, *, match: str) -> None:

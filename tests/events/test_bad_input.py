@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from events.models import Event, Stream
 from tests.events.conftest import client_for
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 
 def _error(response: Any, status: int, code: str | None = None) -> dict[str, Any]:

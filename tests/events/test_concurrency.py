@@ -36,7 +36,16 @@ def _on_a_sqlite_file() -> bool:
 
 # In-memory SQLite shares one connection among the live server's threads: no real contention.
 pytestmark = [
-    *([] if _on_a_sqlite_file() else [pytest.mark.services("postgres")]),
+    *(
+        []
+        if _on_a_sqlite_file()
+        else [
+            pytest.mark.services(
+                "postgres",
+                reason="real contention (test_concurrency_sqlite.py runs it on a SQLite file)",
+            )
+        ]
+    ),
     pytest.mark.django_db(transaction=True),
 ]
 

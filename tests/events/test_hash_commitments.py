@@ -32,7 +32,7 @@ from events.services import stream_append_move, stream_open
 from events.states import current_state
 from tests.events.conftest import client_for
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 GAMES = [
     ("les-7-blasons", {}, 4),

@@ -26,7 +26,7 @@ from events.states import current_state, state_cache
 from tests.events import toy_game
 from tests.events.conftest import client_for
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 SEED_MARKER = "SEED-MARKER-7d2e"
 MAX_STEPS = 40

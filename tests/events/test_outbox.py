@@ -25,10 +25,9 @@ from events.services import (
 from events.states import current_state
 from herald.celery import app
 
-pytestmark = [
-    pytest.mark.services("postgres", "redis"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = pytest.mark.django_db(transaction=True)
+#: The tests of a broker (up, down, unread) need Redis; the database may be SQLite or PostgreSQL.
+needs_a_broker = pytest.mark.services("redis")
 
 DEAD_BROKER = "redis://127.0.0.1:1"
 
@@ -66,6 +65,7 @@ def finish(toy: Any, stream: Stream) -> None:
         stream.refresh_from_db()
 
 
+@needs_a_broker
 def test_an_entry_survives_a_broker_outage_and_the_sweeper_sends_it(
     toy: Any, open_stream: Callable[..., Stream]
 ) -> None:
@@ -88,6 +88,7 @@ def test_an_entry_survives_a_broker_outage_and_the_sweeper_sends_it(
     assert outbox_sweep() == 0  # sent once
 
 
+@needs_a_broker
 def test_with_the_broker_up_an_entry_is_sent_on_commit(open_stream: Callable[..., Stream]) -> None:
     from django.db import transaction
 
@@ -105,6 +106,7 @@ def test_routes_can_be_extended_by_settings(settings: Any) -> None:
         outbox_publish(topic="unknown.topic", payload={})
 
 
+@needs_a_broker
 def test_an_entry_whose_task_never_reports_done_is_sent_again_after_a_while(
     settings: Any,
 ) -> None:

@@ -18,7 +18,7 @@ from events.services import stream_append_move, stream_open, stream_reshuffle_un
 from events.states import current_state, replay_stream, state_cache
 from tests.ratings.games import play_stream
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 OLD_SEED = "the old game's revealed seed"
 

@@ -43,7 +43,7 @@ from tests.ratings.games import play_to_end
 from tests.tournaments.factories import make_player, make_tournament, register_players
 from tournaments import services as tournaments_services
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 EXAMPLES = 10
 #: Seconds of generated requests per role; the whole test stays well under three minutes.

@@ -1,4 +1,8 @@
-"""The event store's services against PostgreSQL: chain, seeds, snapshots, append-only, verify."""
+"""The event store's services: chain, seeds, snapshots, append-only, verify.
+
+They run on SQLite (what ``make run`` serves) and on PostgreSQL; only the append-only triggers'
+own test needs PostgreSQL, where they live.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +22,9 @@ from events.models import AppendOnlyError, Event, OutboxEntry, Stream, StreamSta
 from events.selectors import stream_audit, stream_verify
 from events.services import stream_append_move, stream_append_ruling, stream_open
 from events.states import current_state, replay_stream, state_cache
+from tests.tamper import event_tamper
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 
 def play_one(toy: Any, stream: Stream, *, key: str | None = None) -> Any:
@@ -250,6 +255,7 @@ def test_events_refuse_changes_in_the_model(toy: Any, open_stream: Callable[...,
         "TRUNCATE events_event CASCADE",
     ],
 )
+@pytest.mark.services("postgres", reason="the append-only trigger (events/migrations/0002)")
 def test_the_database_refuses_update_delete_and_truncate(
     open_stream: Callable[..., Stream], statement: str
 ) -> None:
@@ -262,17 +268,6 @@ def test_the_database_refuses_update_delete_and_truncate(
     assert Event.objects.filter(stream=stream).count() == 1
 
 
-def tamper(stream: Stream, seq: int, sql_set: str) -> None:
-    """Edit one stored event behind the store's back (trigger disabled for this transaction)."""
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE events_event DISABLE TRIGGER events_event_append_only")
-        cursor.execute(
-            f"UPDATE events_event SET {sql_set} WHERE stream_id = %s AND seq = %s", [stream.pk, seq]
-        )
-        cursor.execute("ALTER TABLE events_event ENABLE TRIGGER events_event_append_only")
-
-
 def test_verify_finds_an_edited_payload_at_its_seq(
     toy: Any, open_stream: Callable[..., Stream]
 ) -> None:
@@ -281,7 +276,7 @@ def test_verify_finds_an_edited_payload_at_its_seq(
         play_one(toy, stream)
     stream.refresh_from_db()
     assert stream_verify(stream)["ok"] is True
-    tamper(stream, 4, "payload = jsonb_set(payload, '{move,card}', '99')")
+    event_tamper(stream.pk, 4, lambda payload: payload["move"].update(card=99))
     report = stream_verify(stream)
     assert report["ok"] is False
     assert report["checks"]["hash_chain"] == {
@@ -303,7 +298,7 @@ def test_verify_finds_a_forged_seed_and_result(
     stream = open_stream(turns=2)
     play_one(toy, stream)
     play_one(toy, stream)
-    tamper(stream, 4, "payload = jsonb_set(payload, '{seed}', '\"0000\"')")
+    event_tamper(stream.pk, 4, lambda payload: payload.update(seed="0000"))
     stream.refresh_from_db()
     checks = stream_verify(stream)["checks"]
     assert checks["seed_commitment"]["ok"] is False

@@ -1,6 +1,6 @@
 """API tokens that expire and are revoked, 401s, login lockouts, throttles (issue #12).
 
-Against PostgreSQL, through Django's test client; the cache of throttle counts is a fresh
+On SQLite and PostgreSQL, through Django's test client; the cache of throttle counts is a fresh
 local-memory one per test (Redis would keep counts from an earlier run's users).
 """
 
@@ -28,7 +28,7 @@ from events.states import state_cache
 from tests.events import toy_game
 from tests.users import make_user, token_for
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 TOKEN_URL = "/api/v1/auth/token"
 

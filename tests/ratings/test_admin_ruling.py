@@ -26,7 +26,7 @@ from ratings.models import Dispute, RatedGame, RecomputeJob
 from ratings.services import recompute_run
 from ratings.verification import game_verify_and_rate
 from tests.ratings.reference import rate_from_scratch
-from tests.ratings.tamper import stream_tamper
+from tests.tamper import stream_tamper
 from tests.users import make_user
 
 pytestmark = pytest.mark.django_db

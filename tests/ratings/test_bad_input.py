@@ -15,7 +15,7 @@ from ratings.models import RatingPool
 from ratings.services import pool_get_or_create
 from tests.users import make_user
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 HUGE = [str(2**63), str(10**30), "9" * 400]
 NOT_ASCII_DIGITS = ["²", "١٢", " 1", "-1", "1_0", "+1", "1.0"]

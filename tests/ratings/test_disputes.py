@@ -18,7 +18,7 @@ from ratings.services import recompute_run
 from ratings.verification import game_verify_and_rate
 from tests.ratings.games import play_stream
 from tests.ratings.reference import rate_from_scratch
-from tests.ratings.tamper import stream_tamper
+from tests.tamper import stream_tamper
 
 pytestmark = pytest.mark.django_db
 

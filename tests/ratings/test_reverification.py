@@ -1,7 +1,8 @@
 """The periodic re-verification: a careful tamper (hash chain recomputed) becomes a dispute.
 
-The tamper is real: an event is edited in PostgreSQL past the append-only triggers and the
-chain recomputed to the stream's head, so the hash chain checks out and only a replay shows it.
+The tamper is real: an event is edited in the database (on PostgreSQL past the append-only
+triggers) and the chain recomputed to the stream's head, so the hash chain checks out and only
+a replay shows it.
 """
 
 from __future__ import annotations
@@ -24,10 +25,8 @@ from ratings.verification import finished_games_reverify, game_verify_and_rate
 from tests.conftest import wait_for
 from tests.ratings.games import play_stream
 from tests.ratings.reference import rate_from_scratch
-from tests.ratings.tamper import careful_tamper
 from tests.ratings.tournament_play import GAME, OPTIONS
-
-pytestmark = pytest.mark.services("postgres")
+from tests.tamper import careful_tamper
 
 
 def swap_seat(payload: dict[str, Any]) -> None:
@@ -136,7 +135,7 @@ def test_the_beat_schedule_runs_the_re_verification() -> None:
     assert entry["schedule"] == settings.HERALD_REVERIFY_EVERY_SECONDS
 
 
-@pytest.mark.services("postgres", "redis")
+@pytest.mark.services("postgres", "redis", reason="a real Celery worker on the test database")
 @pytest.mark.django_db(transaction=True)
 def test_a_real_worker_re_verifies_and_opens_the_dispute(
     celery_worker_process: Any, seated: list[User]

@@ -6,13 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
 
 import engine
 from events.selectors import stream_verify
 from ratings.models import Dispute, RatedGame, RatingChange, Verification
 from ratings.verification import game_verify, game_verify_and_rate, stream_checks
-from tests.ratings.tamper import stream_tamper
+from tests.tamper import event_tamper, stream_tamper
 
 pytestmark = pytest.mark.django_db
 
@@ -77,18 +76,9 @@ def test_a_forged_result_fails_verification_and_opens_a_dispute(
     assert Dispute.objects.filter(stream_id=stream.pk).count() == 1
 
 
-@pytest.mark.services("postgres")
 def test_an_edited_event_fails_the_hash_chain_check(finished: Callable[..., Any]) -> None:
     stream = finished(2)
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE events_event DISABLE TRIGGER events_event_append_only")
-        cursor.execute(
-            "UPDATE events_event SET payload = jsonb_set(payload, '{seat}', '1') "
-            "WHERE stream_id = %s AND seq = 2",
-            [stream.pk],
-        )
-        cursor.execute("ALTER TABLE events_event ENABLE TRIGGER events_event_append_only")
+    event_tamper(stream.pk, 2, lambda payload: payload.update(seat=1))
     outcome = game_verify_and_rate(stream_id=stream.pk)
     assert outcome.dispute is not None
     assert outcome.dispute.failed_check == "hash_chain"

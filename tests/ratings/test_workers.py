@@ -38,7 +38,10 @@ from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Result, Table
 
-pytestmark = [pytest.mark.services("postgres", "redis"), pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.services("postgres", "redis", reason="real Celery workers on the test database"),
+    pytest.mark.django_db(transaction=True),
+]
 
 
 # Rows are always selected by this test's pool or streams: a shared worker may still be

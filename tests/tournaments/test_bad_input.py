@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from tests.users import token_for
 from tournaments.models import Registration, Tournament
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("seed", ["²", "١", str(2**63), "9" * 400, "-1"])

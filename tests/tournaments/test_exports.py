@@ -12,7 +12,7 @@ from tests.tournaments.factories import ClubFactory, make_player
 from tournaments import services
 from tournaments.models import Tournament
 
-pytestmark = [pytest.mark.django_db, pytest.mark.services("postgres")]
+pytestmark = pytest.mark.django_db
 
 NAMES = ['=HYPERLINK("http://evil.example","click")', "+1+2", "-3", "@SUM(A1)", "\tTab", "Plain"]
 

@@ -22,7 +22,7 @@ from tournaments import selectors, services
 from tournaments.errors import NotAllowed
 from tournaments.models import Club, ClubMembership, Player, Registration, Round, Tournament
 
-pytestmark = [pytest.mark.django_db, pytest.mark.services("postgres")]
+pytestmark = pytest.mark.django_db
 
 
 def client_for(user: Any) -> APIClient:

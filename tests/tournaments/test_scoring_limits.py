@@ -13,7 +13,7 @@ from tournaments import services
 from tournaments.errors import InvalidInput
 from tournaments.models import Tournament
 
-pytestmark = [pytest.mark.django_db, pytest.mark.services("postgres")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

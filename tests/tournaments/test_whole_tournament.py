@@ -1,4 +1,4 @@
-"""A whole club night through the API on PostgreSQL.
+"""A whole club night through the API (on SQLite, what ``make run`` serves, and PostgreSQL).
 
 24 players imported from CSV, Swiss at tables of 4 (3 and 5 allowed), five rounds, two drops
 and a late entry; every result reported by a seated player and confirmed by the others; the
@@ -80,7 +80,6 @@ class Ledger:
         return {n: (1 + sum(1 for k in keys.values() if k > keys[n]), *keys[n]) for n in names}
 
 
-@pytest.mark.services("postgres")
 @pytest.mark.django_db
 def test_a_whole_swiss_tournament_through_the_api() -> None:
     organiser = UserFactory(username="organiser")  # an organiser of Les Pions: it is theirs
