@@ -16,9 +16,9 @@ from events.selectors import stream_verify
 from events.services import stream_open
 from events.states import replay_stream, setup_record
 from tests.events.test_hash_commitments import play
-from tests.ratings.tamper import careful_tamper
+from tests.tamper import careful_tamper
 
-pytestmark = [pytest.mark.services("postgres"), pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db]
 
 OLD_VERSION = "1.2.0"  # 13 Couronnes before the rulebook's reshuffle and blason rules (1.3.0)
 
