@@ -11,7 +11,7 @@ import engine
 from events.selectors import stream_verify
 from ratings.models import Dispute, RatedGame, RatingChange, Verification
 from ratings.verification import game_verify, game_verify_and_rate, stream_checks
-from tests.tamper import event_tamper, stream_tamper
+from tests.tamper import careful_tamper, event_tamper, stream_tamper
 
 pytestmark = pytest.mark.django_db
 
@@ -101,9 +101,13 @@ def test_a_later_engine_of_the_same_major_version_vouches_for_a_game(
     finished: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, recorded: str, vouches: bool
 ) -> None:
     """An upgrade that keeps replays the same (a minor bump) must not turn every finished,
-    not yet verified game into a dispute; an older engine or another major version must."""
+    not yet verified game into a dispute; an older engine or another major version must.
+
+    The game is recorded with ``recorded`` where a stream records it: its row and its
+    ``GameCreated`` (whose version the replay sets the game up under)."""
     stream = finished(2)
     monkeypatch.setattr(engine.get(stream.game), "engine_version", "1.2.0")
+    careful_tamper(stream.pk, 1, lambda payload: payload.update(engine_version=recorded))
     stream_tamper(stream.pk, engine_version=recorded)
     outcome = game_verify(stream_id=stream.pk)
     assert outcome.verification is not None
