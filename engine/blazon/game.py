@@ -34,7 +34,7 @@ class BlazonGame(Game[BlazonState]):
     name = "Blazon"
     min_players = 2
     max_players = 4
-    engine_version = "1.1.0"
+    engine_version = "1.2.0"
     editions = tuple(EDITIONS)
     options = (
         Option(

@@ -52,10 +52,15 @@ from engine.blazon.state import (
     BlazonState,
     PlayerState,
 )
+from engine.core.game import rules_since
 from engine.core.moves import Move
 
 HERALD_PHASES = (MAIN, BLAZON, END)
 SLOT_DECK = ("device",) * len(DEVICE_SLOTS) + ("tincture",) * len(TINCTURE_SLOTS)
+
+
+#: From this engine version a Herald placement may start a row change (BZ-E5).
+HERALD_ROW_CHANGE = "1.2.0"
 
 
 def legal_moves(state: BlazonState, seat: int) -> list[Move]:
@@ -81,7 +86,9 @@ def legal_moves(state: BlazonState, seat: int) -> list[Move]:
     if phase == DRAW:
         return [Draw(deck) for deck in DECKS if can_draw(state, deck)]
     if state.pending_row:
-        moves.extend(_placements(state, player, herald=False))
+        if phase in (MAIN, BLAZON):
+            # In main a cover is a normal placement that starts the Blazon action.
+            moves.extend(_placements(state, player, herald=False))
         if herald_ready(state, player):
             moves.extend(_placements(state, player, herald=True))
         return moves
@@ -180,6 +187,9 @@ def problem(state: BlazonState, player: PlayerState, move: Move) -> str | None:
     if phase == CLAIM:
         return "choose the distinction to claim: " + ", ".join(state.claimable)
     if isinstance(move, Draw):
+        if state.pending_row:
+            # An Acquire action would leave no placement to finish the row change with.
+            return _pending_refusal(state, _pending_conflicts(state, player))
         return _draw_problem(state, move.deck)
     if phase == DRAW:
         return "draw your second card first"
@@ -287,9 +297,14 @@ def _placement_refusal(
 ) -> str | None:
     """The placement rules (ruling BZ-1), with the override's row change within a turn.
 
-    A normal placement may leave its row in two alignments if the hand can still cover the
-    cards left in the other alignment before the turn ends; until then only those covers
-    may be placed (normal or Herald placements, no abatement).
+    A placement that is not abated may leave its row in two alignments if the hand can still
+    cover the cards left in the other alignment before the turn ends; until then only those
+    covers may be placed (normal or Herald placements, no abatement). A Herald placement may
+    start such a change from engine 1.2.0 on ("using the usual placement rules") before or
+    during the Blazon action, whose normal placements then make the covers (in ``main`` the
+    first cover starts the action); after the action no placement is left to cover with, so
+    there it is refused. A game set up under an earlier version keeps the refusal of every
+    Herald placement that starts a change (ruling BZ-E5 as first written).
     """
     tables = TABLES[state.edition]
     if state.pending_row:
@@ -300,13 +315,21 @@ def _placement_refusal(
     problem = placement_problem(
         player, tables, card=card, space=space, align=align, abate=abate,
         abatement_rule=state.abatement_rule,
-        row_change=not abate and (bool(state.pending_row) or not herald),
+        row_change=not abate and (
+            bool(state.pending_row) or not herald or rules_since(state, HERALD_ROW_CHANGE)
+        ),
         row_ok=not remaining,
     )  # fmt: skip
     if problem is not None or abate:
         return problem
     if not remaining:
         return None
+    if herald and state.phase not in (MAIN, BLAZON):
+        names = ", ".join(tables.board.spaces[t].name for t in remaining)
+        return (
+            f"row {tables.row_of[space]} would be left in two alignments: your action is over, "
+            f"so no placement is left this turn to cover {names}"
+        )
     hand = list(player.hand)
     hand.remove(card)
     shield = list(player.shield)

@@ -6,21 +6,20 @@ action (FREE); bourgeoisie users act between table turns (BOURGEOISIE). Impossib
 actions are skipped automatically and noted as effects.
 
 ``legality`` says which moves are legal (and why not), ``play`` carries them out and moves the
-game on, ``views`` says what a seat may see, ``rules`` holds trick-winning and scoring.
+game on, ``views`` says what a seat may see, ``rules`` says who wins a trick and ``scoring`` what a
+round scores, the result and the bots' estimate.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import IllegalMove, Move, Option, Result, Rng, Termination, ranks_from_keys
+from engine.core import IllegalMove, Move, Option, Result, Rng
 from engine.core.game import Game
-from engine.sept_blasons import legality, play, views
+from engine.sept_blasons import legality, play, scoring, views
 from engine.sept_blasons import moves as mv
-from engine.sept_blasons.cards import EDITIONS, Bourgeoisie
-from engine.sept_blasons.play import MAX_TIE_BREAK_ROUNDS
-from engine.sept_blasons.rules import cards_won, round_score
-from engine.sept_blasons.state import BOURGEOISIE, FREE, OVER, PLAY, POWER, SeptState
+from engine.sept_blasons.cards import Bourgeoisie
+from engine.sept_blasons.state import BOURGEOISIE, FREE, PLAY, POWER, SeptState
 
 
 class SeptBlasons(Game[SeptState]):
@@ -126,55 +125,13 @@ class SeptBlasons(Game[SeptState]):
         return views.view(self, state, seat)
 
     def result(self, state: SeptState) -> Result | None:
-        if state.phase != OVER:
-            return None
-        edition = EDITIONS[state.edition]
-        details: dict[str, Any] = {
-            "rounds": [list(scores) for scores in state.round_scores],
-            "tie_break_rounds": max(0, state.round - edition.rounds),
-            "players": [self._breakdown(state, seat) for seat in range(state.players)],
-            "rule": "highest total over the rounds wins; while the top total is tied after "
-            f"{edition.rounds} rounds, another round is played (at most {MAX_TIE_BREAK_ROUNDS}; "
-            "a tie that remains shares the rank); each round scores the player's best colour",
-        }
-        return Result(
-            tuple(float(t) for t in state.totals),
-            ranks_from_keys(state.totals),
-            details,
-            termination=self._termination(state),
-        )
-
-    def _termination(self, state: SeptState) -> Termination:
-        """Rounds played, unless the top total is still tied after the last tie-break round."""
-        still_tied = state.totals.count(max(state.totals)) > 1
-        last_round = EDITIONS[state.edition].rounds + MAX_TIE_BREAK_ROUNDS
-        if still_tied and state.round >= last_round:
-            return Termination.TIE_BREAK_LIMIT
-        return Termination.ROUNDS_PLAYED
-
-    def _breakdown(self, state: SeptState, seat: int) -> dict[str, Any]:
-        """One player's colour, total and, per round, the score and the colour that made it."""
-        colours = EDITIONS[state.edition].colours
-        return {
-            "seat": seat,
-            "colour": colours[seat],
-            "total": state.totals[seat],
-            "rounds": [
-                {
-                    "score": scores[seat],
-                    "scored_with": colours[best[seat]] if best[seat] >= 0 else None,
-                }
-                for scores, best in zip(state.round_scores, state.round_colours, strict=True)
-            ],
-        }
+        return scoring.result(state)
 
     def describe(self, move: Move, seat: int) -> str:
         return views.describe(move, seat)
 
     def estimate(self, state: SeptState, seat: int) -> float:
-        """Total so far plus what the current tricks and face-up tokens would score."""
-        now = round_score(cards_won(state.tricks[seat]), state.fronts[seat], seat, state.players)
-        return float(state.totals[seat] + now)
+        return scoring.estimate(state, seat)
 
     def clone(self, state: SeptState) -> SeptState:
         """A deep copy written out by hand (much faster than ``copy.deepcopy``)."""

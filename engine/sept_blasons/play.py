@@ -14,7 +14,8 @@ from engine.sept_blasons import legality
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import EDITIONS, MALANDRIN, RANKS_PER_COLOUR, STANDARD
 from engine.sept_blasons.legality import TRICK_CODE
-from engine.sept_blasons.rules import cards_won, colour_scores, trick_winner
+from engine.sept_blasons.rules import trick_winner
+from engine.sept_blasons.scoring import MAX_TIE_BREAK_ROUNDS, cards_won, colour_scores
 from engine.sept_blasons.state import (
     BOURGEOISIE,
     FREE,
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from engine.core import Move
 
 NAMES = tuple(c.name for c in STANDARD.characters)
-MAX_TIE_BREAK_ROUNDS = 5  # a safety bound: after it, a tie for the top stands (shared rank)
 
 
 def colour_name(state: SeptState, colour: int) -> str:

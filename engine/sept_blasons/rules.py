@@ -1,12 +1,11 @@
-"""Pure rules of Les 7 Blasons: who wins a trick (7B-2) and what a round scores (7B-3)."""
+"""Pure rules of Les 7 Blasons: who wins a trick (7B-2). What a round scores (7B-3) is in
+``scoring``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from engine.sept_blasons.cards import RANKS_PER_COLOUR
-from engine.sept_blasons.state import Played, Token
+from engine.sept_blasons.state import Played
 
 CASCADE, STRICT = "cascade", "strict"
 
@@ -39,39 +38,3 @@ def trick_winner(trick: Sequence[Played], tie_rule: str) -> int | None:
         if len(holders[value]) == 1:
             return holders[value][0]
     return None
-
-
-@dataclass(frozen=True)
-class ColourScore:
-    """One line of a round's score: a colour's card points times its counted tokens."""
-
-    colour: int
-    card_points: int
-    tokens: int
-    points: int
-
-
-def colour_scores(cards: Sequence[int], front: Sequence[Token], own: int,
-                  players: int) -> list[ColourScore]:  # fmt: skip
-    """Per colour: the card values of that colour in the tricks × face-up tokens of it (7B-3).
-
-    Own-colour and face-down tokens count for nothing; the malandrin (rank 0) scores 0.
-    """
-    points = [0] * players
-    for code in cards:
-        points[code // RANKS_PER_COLOUR] += code % RANKS_PER_COLOUR
-    tokens = [0] * players
-    for token in front:
-        if token.up and token.colour != own:
-            tokens[token.colour] += 1
-    return [ColourScore(c, points[c], tokens[c], points[c] * tokens[c]) for c in range(players)]
-
-
-def round_score(cards: Sequence[int], front: Sequence[Token], own: int, players: int) -> int:
-    """The round's score: the best colour's points only."""
-    return max(line.points for line in colour_scores(cards, front, own, players))
-
-
-def cards_won(tricks: Sequence[Sequence[int]]) -> list[int]:
-    """Every card code in a player's tricks."""
-    return [code for trick in tricks for code in trick]

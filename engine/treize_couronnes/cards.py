@@ -1,9 +1,9 @@
 """The King cards of 13 Couronnes, loaded from ``data/<edition>.csv`` and checked at import.
 
 Each row is one King: its colour, its law written in the law language of
-/work/shared/games/README.md (an action and a reward), and three flags: ``special`` (a joker),
-``hole`` (the reward of the King beneath shows through) and ``first`` (the 1st King, in power at
-the start). The law is parsed ONCE here into typed :class:`Action` and :class:`Reward` values;
+docs/rules/13-couronnes.md ("Components and the law language": an action and a reward), and
+three flags: ``special`` (a joker), ``hole`` (the reward of the King beneath shows through) and
+``first`` (the 1st King, in power at the start). The law is parsed ONCE here into typed :class:`Action` and :class:`Reward` values;
 a row that does not parse raises :class:`~engine.core.errors.EditionDataError` naming the file, the row and the card.
 
 >>> KINGS["reconstructed-1"]["B04"].law

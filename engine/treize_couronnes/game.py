@@ -1,5 +1,5 @@
-"""13 Couronnes on the engine contract: rulebook /work/shared/rules/13-couronnes.txt with the
-rulings 13C-1..13C-3 of /work/shared/games/README.md (written up in docs/rules/13-couronnes.md).
+"""13 Couronnes on the engine contract: the rulebook with the rulings 13C-1..13C-3, as written
+up in docs/rules/13-couronnes.md (the rulebook's words, each ruling and the tests that pin it).
 
 A turn is a short sequence of small moves. At the start the player chooses one of: apply the
 law (a :class:`Reveal`, :class:`Discard` or :class:`Claim` naming the cards and tokens used),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.blazon import GAME
-from engine.blazon.moves import EndTurn, Finish, Pay, Place
-from engine.blazon.state import BLAZON, END, PAY
+from engine.blazon.moves import Draw, EndTurn, Finish, Keep, Pay, Place
+from engine.blazon.state import BLAZON, END, MAIN, PAY
 from engine.core import IllegalMove
 from tests.engine.blazon.helpers import SPACE, fresh, give, n, play, put
 
@@ -139,6 +139,54 @@ def test_ruling_BZ_1_override_changes_a_row_alignment_within_the_turn() -> None:
     play(state, place("D106", "r2c2", "top"), Pay(n("T001")))
     assert state.pending_row == 0
     assert [state.players[0].aligns[SPACE[s]] for s in ("r2c1", "r2c2")] == [0, 0]
+
+
+def test_rulebook_a_herald_placement_may_start_a_row_change() -> None:
+    """Rulebook: the Herald places a card "using the usual placement rules", and the override
+    "allows you to change a row from one alignment to another in a single turn if the entire
+    row is legal by the end of your turn". Engine 1.2.0: a Herald placement may start the
+    change (ruling BZ-E5 refused it), paid 1, with the covers still to be placed and paid."""
+    state = fresh()
+    put(state, 0, "D057", "r2c1", "bottom")  # a bend, ordinary, bottom
+    put(state, 0, "D073", "r2c2", "bottom")  # wavy, line, bottom
+    give(state, 0, "D085", "D106", "T034", "T001")  # unicorn 4, in chief 1; ermine 4, Or 1
+    herald = place("D085", "r2c1", "top", herald=True)
+    assert herald in GAME.legal_moves(state, 0)
+    play(state, herald, Pay(n("T001")))
+    assert (state.phase, state.pending_row) == (MAIN, 2)
+    cover = place("D106", "r2c2", "top")
+    assert GAME.legal_moves(state, 0) == [cover]  # the cover starts the Blazon action
+    refused(state, Finish(), "first finish changing row 2")
+    refused(state, Draw("device"), "first finish changing row 2")  # no Acquire now
+    play(state, cover, Pay(n("T034")))
+    assert (state.phase, state.pending_row) == (BLAZON, 0)
+    assert [state.players[0].aligns[SPACE[s]] for s in ("r2c1", "r2c2")] == [0, 0]
+
+
+def test_after_the_action_a_herald_placement_cannot_start_a_row_change() -> None:
+    """After the action no placement is left to cover the rest of the row with (the Herald's
+    was the turn's last), so "legal by the end of your turn" cannot hold: refused."""
+    state = fresh()
+    put(state, 0, "D057", "r2c1", "bottom")
+    put(state, 0, "D073", "r2c2", "bottom")
+    give(state, 0, "D085", "D106", "T034", "T001")
+    play(state, Draw("device"), Draw("device"), Keep())
+    assert state.phase == END
+    herald = place("D085", "r2c1", "top", herald=True)
+    assert herald not in GAME.legal_moves(state, 0)
+    refused(state, herald, "your action is over, so no placement is left this turn")
+
+
+def test_a_game_set_up_under_1_1_refuses_a_herald_placement_starting_a_row_change() -> None:
+    """Engine 1.1.0's rule (BZ-E5 as first written) for a game recorded under it."""
+    state = fresh()
+    state.engine_version = "1.1.0"
+    put(state, 0, "D057", "r2c1", "bottom")
+    put(state, 0, "D073", "r2c2", "bottom")
+    give(state, 0, "D085", "D106", "T034", "T001")
+    herald = place("D085", "r2c1", "top", herald=True)
+    assert herald not in GAME.legal_moves(state, 0)
+    refused(state, herald, "alignment")
 
 
 def test_ruling_BZ_1_a_row_change_the_hand_cannot_finish_is_refused() -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from engine.core import Termination
 from engine.sept_blasons import GAME
 from engine.sept_blasons.moves import PlayCard
-from engine.sept_blasons.play import MAX_TIE_BREAK_ROUNDS
-from engine.sept_blasons.rules import colour_scores, round_score
+from engine.sept_blasons.scoring import MAX_TIE_BREAK_ROUNDS, colour_scores, round_score
 from engine.sept_blasons.state import OVER, PLAY, SeptState, Token
 from tests.engine.sept_blasons.helpers import act, first_legal, new_game, play_cards, set_tokens
 
