@@ -80,7 +80,9 @@ class StreamAdmin(ReadOnlyAdmin):
         )
         return format_html("<table>{}{}</table>", head, rows)
 
-    @admin.action(description="Verify selected streams (hash chain, seed, replay, result)")
+    @admin.action(
+        description="Verify selected streams (engine version, hash chain, seed, replay, result)"
+    )
     def verify_selected(self, request: HttpRequest, queryset: QuerySet[Stream]) -> None:
         for stream in queryset:
             report = stream_verify(stream)

@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from engine.core import Effect, EngineError, seed_commitment
+from django.conf import settings
+from django.core.cache import cache
+
+from engine.core import Effect, EngineError, replay_compatible, seed_commitment
 from events.access import StreamAccess
 from events.hashing import HASH_FORMAT_FULL, HASH_FORMATS, MOVE_PART, event_hash, reveal_parts
 from events.models import GENESIS_HASH, Event, EventType, Stream
@@ -285,16 +288,55 @@ def check_result(stream: Stream, events: list[Event], state: Any) -> Check:
     return Check(True, "the recorded result equals the replay's")
 
 
+#: The checks of a verification report, in the order a failure is named (the first failed
+#: check is the reason a dispute gives).
+CHECK_ORDER = ("engine_version", "hash_chain", "seed_commitment", "replay", "result")
+
+
+def check_engine_version(stream: Stream) -> Check:
+    """Whether this server's engine may vouch for the game: it runs the version the stream was
+    recorded with, or a later one of the same major version (``engine.core.replay_compatible``),
+    since a replay with an incompatible engine proves nothing."""
+    recorded, running = stream.engine_version, game_of(stream).engine_version
+    if running == recorded:
+        return Check(
+            True, f"replayed with engine version {running}, the one the game was recorded with"
+        )
+    if replay_compatible(recorded, running):
+        return Check(
+            True,
+            f"recorded with engine version {recorded}, replayed with {running}: the same major "
+            "version, which replays recorded games the same way",
+        )
+    return Check(
+        False,
+        f"the game was recorded with engine version {recorded} but this server runs {running}: "
+        "its replay cannot vouch for it",
+    )
+
+
 def stream_verify(stream: Stream) -> dict[str, Any]:
-    """The verification report: hash chain, seed commitment, replay, result."""
+    """The verification report: engine version, hash chain, seed commitment, replay, result.
+
+    The one verdict on a stream: ``GET …/verify``, the admin's action and the ratings worker
+    all take it from here. Raises ``engine.core.UnknownGame`` for a game this installation
+    lacks (the worker records that as a failed ``engine_version`` check).
+    """
     events = list(Event.objects.filter(stream=stream).order_by("seq"))
+    version = check_engine_version(stream)
     chain = check_hash_chain(stream, events)
     if chain.ok:
         chain = _check_head(stream, events) or chain
     seed = check_seed(stream, events)
     replayed, state = check_replay(stream, events)
     result = check_result(stream, events, state)
-    checks = {"hash_chain": chain, "seed_commitment": seed, "replay": replayed, "result": result}
+    checks = {
+        "engine_version": version,
+        "hash_chain": chain,
+        "seed_commitment": seed,
+        "replay": replayed,
+        "result": result,
+    }
     return {
         "ok": all(check.ok for check in checks.values()),
         "checks": {name: check.to_json() for name, check in checks.items()},
@@ -360,19 +402,16 @@ def describe_event(event: Event, game: Any = None) -> str:
 def stream_verify_cached(stream: Stream) -> dict[str, Any]:
     """:func:`stream_verify`'s report, from Django's cache when nothing it depends on changed.
 
-    The key is (stream, version, installed engine version, hash format): a new event, an
-    engine upgrade or a new chain rule makes a new report; otherwise a repeated call (the API's
+    The key is (report shape, stream, version, installed engine version, hash format): a new
+    event, an engine upgrade or a new chain rule makes a new report; otherwise a repeated call (the API's
     ``GET …/verify``) does not replay the game. Kept ``HERALD_VERIFY_CACHE_SECONDS``. The
     verification worker and the admin call :func:`stream_verify` itself, never this.
     """
-    from django.conf import settings
-    from django.core.cache import cache
-
     try:
         engine_version = game_of(stream).engine_version
     except EngineError:  # a game this installation lacks: the report says so, uncached
         return stream_verify(stream)
-    key = f"herald:verify:{stream.pk}:{stream.version}:{engine_version}:{stream.hash_format}"
+    key = f"herald:verify:2:{stream.pk}:{stream.version}:{engine_version}:{stream.hash_format}"
     report: dict[str, Any] | None = cache.get(key)
     if report is None:
         report = stream_verify(stream)

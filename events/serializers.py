@@ -122,6 +122,9 @@ class CheckSerializer(serializers.Serializer):
 
 
 class ChecksSerializer(serializers.Serializer):
+    engine_version = CheckSerializer(
+        help_text="this server's engine may replay the version the game was recorded with"
+    )
     hash_chain = CheckSerializer()
     seed_commitment = CheckSerializer()
     replay = CheckSerializer()

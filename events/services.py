@@ -9,7 +9,8 @@ Every append is one transaction: lock the stream row, check the expected version
 state (cache, snapshot or replay), let the engine validate and apply the move, insert the
 event(s) with their hashes, rewrite the snapshot, bump the stream's version and head hash.
 When the engine says the game is over, ``GameEnded`` (result and revealed seed) is appended in
-the same transaction, with an outbox entry for the verification worker.
+the same transaction, with an outbox entry for the verification worker. An arbiter's "replay
+from move n" ruling opens its continuation here too (:func:`stream_continue_from`).
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ __all__ = [
     "outbox_task_done",
     "stream_append_move",
     "stream_append_ruling",
+    "stream_continue_from",
     "stream_open",
     "stream_reshuffle_unseen",
 ]
@@ -403,6 +405,70 @@ def _reshuffle_point(stream: Stream) -> int:
     if refusal is not None or rule.continued_after is None:
         raise StreamError(refusal or "this game is not a continuation")
     return rule.continued_after
+
+
+# -- a continued game: "replay from move n" -----------------------------------------------------
+
+
+def stream_continue_from(
+    *, stream_id: UUID | str, after_move: int, by: AbstractBaseUser | None = None
+) -> Stream:
+    """Open a new stream that continues ``stream_id`` from the state after its move ``after_move``.
+
+    The new stream has the old one's game, edition, options and seats, and its own fresh secret
+    seed (committed in its ``GameCreated``, revealed at its end). It is dealt with the old
+    game's seed (public since the old game ended: ``continues.deal_seed``) so that the first
+    ``after_move`` moves, appended again through :func:`stream_append_move`, replay and are
+    validated as they were played. Then, in the same transaction and before any other move,
+    :func:`stream_reshuffle_unseen` shuffles with the new seed every zone no seat has seen (the
+    draw pile, face-down stock): the rest of the deal and every later chance outcome are as
+    secret as in any game. What stays known is what the old game's public seed tells about the
+    state after move ``after_move`` (docs/ratings.md says it game by game). ``by`` (the arbiter)
+    is the new stream's creator. Refuses with :class:`StreamNotFound`, or :class:`StreamError`
+    when the old game is not over or has no move ``after_move``.
+    """
+    old = Stream.objects.filter(pk=stream_id).first()
+    if old is None:
+        raise StreamNotFound(f"There is no game stream {stream_id}.")
+    if not old.is_finished:
+        raise StreamError("The game is not over: a game is replayed from a move once it has ended.")
+    moves = list(Event.objects.filter(stream=old, type=EventType.MOVE_MADE).order_by("seq"))
+    if not 0 <= after_move < len(moves):
+        raise StreamError(
+            f"The game has {len(moves)} moves: replay from a move between 0 and {len(moves) - 1}."
+        )
+    with transaction.atomic():
+        new = _open_like(old, after_move=after_move, by=by)
+        for index, event in enumerate(moves[:after_move], start=1):
+            recorded = MoveMade.from_payload(event.payload)
+            stream_append_move(
+                stream_id=new.pk,
+                seat=recorded.seat,
+                move=recorded.move,
+                expected_version=new.version,
+                idempotency_key=f"continues:{old.pk}:{index}",
+            )
+            new.refresh_from_db(fields=["version"])
+        stream_reshuffle_unseen(stream_id=new.pk)
+        new.refresh_from_db()
+    return new
+
+
+def _open_like(old: Stream, *, after_move: int, by: AbstractBaseUser | None) -> Stream:
+    """A new stream set up as ``old`` (its seats; dealt with its revealed seed, with a fresh
+    seed of its own), saying which game and move it continues."""
+    seats = StreamSeat.objects.filter(stream=old).order_by("seat").select_related("user")
+    continues = {"stream": str(old.pk), "after_move": after_move, "deal_seed": old.seed}
+    return stream_open(
+        game_id=old.game,
+        seats=[seat.user for seat in seats],
+        options=old.options,
+        edition=old.edition,
+        created_by=by,
+        context={**old.context, "continues": str(old.pk), "after_move": after_move},
+        public=old.public,
+        continues=continues,
+    )
 
 
 # -- rulings --------------------------------------------------------------------------------

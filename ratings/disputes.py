@@ -17,6 +17,9 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from events.errors import StreamError, StreamNotFound
+from events.models import Stream
+from events.services import stream_continue_from
 from ratings import selectors, services
 from ratings.models import Dispute, RecomputeJob
 
@@ -219,8 +222,6 @@ def ratings_follow(
     *, stream_id: uuid.UUID | str, requested_by: Any = None, reason: str = ""
 ) -> RecomputeJob | None:
     """Make the pool count the game as its rulings say, and re-rate from it on (a job)."""
-    from events.models import Stream
-
     stream = Stream.objects.filter(pk=stream_id).first()
     rated = selectors.rated_game_of(stream_id=stream_id)
     if stream is None or rated is None:
@@ -235,70 +236,16 @@ def ratings_follow(
     )
 
 
-# -- replay from move n: a new stream continuing from the state after move n --------------------
+# -- replay from move n: the event store opens the new stream ------------------------------------
 
 
-def stream_continue(*, stream_id: uuid.UUID | str, after_move: int, arbiter: Any) -> Any:
-    """Open a new stream that continues ``stream_id`` from the state after its move ``after_move``.
-
-    The new stream has the old one's game, edition, options and seats, and its own fresh secret
-    seed (committed in its ``GameCreated``, revealed at its end). It is dealt with the old
-    game's seed (public since the old game ended: ``continues.deal_seed``) so that the first
-    ``after_move`` moves, appended again through ``events.services.stream_append_move``, replay
-    and are validated as they were played. Then, in the same transaction and before any other
-    move, ``events.services.stream_reshuffle_unseen`` shuffles with the new seed every zone no
-    seat has seen (the draw pile, face-down stock): the rest of the deal and every later chance
-    outcome are as secret as in any game. What stays known is what the old game's public seed
-    tells about the state after move ``after_move`` (docs/ratings.md says it game by game).
-    """
-    from events.models import Event, EventType, Stream
-    from events.payloads import MoveMade
-    from events.services import stream_append_move, stream_reshuffle_unseen
-
-    old = Stream.objects.filter(pk=stream_id).first()
-    if old is None:
-        raise DisputeError(f"There is no game stream {stream_id}.", code="not_found", status=404)
-    if not old.is_finished:
-        raise DisputeError(
-            "The game is not over: a game is replayed from a move once it has ended."
-        )
-    moves = list(Event.objects.filter(stream=old, type=EventType.MOVE_MADE).order_by("seq"))
-    if not 0 <= after_move < len(moves):
-        raise DisputeError(
-            f"The game has {len(moves)} moves: replay from a move between 0 and {len(moves) - 1}."
-        )
-    with transaction.atomic():
-        new = _open_like(old, after_move=after_move, arbiter=arbiter)
-        for index, event in enumerate(moves[:after_move], start=1):
-            recorded = MoveMade.from_payload(event.payload)
-            stream_append_move(
-                stream_id=new.pk,
-                seat=recorded.seat,
-                move=recorded.move,
-                expected_version=new.version,
-                idempotency_key=f"continues:{old.pk}:{index}",
-            )
-            new.refresh_from_db(fields=["version"])
-        stream_reshuffle_unseen(stream_id=new.pk)
-        new.refresh_from_db()
-    return new
-
-
-def _open_like(old: Any, *, after_move: int, arbiter: Any) -> Any:
-    """A new stream set up as ``old`` (its seats; dealt with its revealed seed, with a fresh
-    seed of its own), saying which game and move it continues."""
-    from events.models import StreamSeat
-    from events.services import stream_open
-
-    seats = StreamSeat.objects.filter(stream=old).order_by("seat").select_related("user")
-    continues = {"stream": str(old.pk), "after_move": after_move, "deal_seed": old.seed}
-    return stream_open(
-        game_id=old.game,
-        seats=[seat.user for seat in seats],
-        options=old.options,
-        edition=old.edition,
-        created_by=arbiter,
-        context={**old.context, "continues": str(old.pk), "after_move": after_move},
-        public=old.public,
-        continues=continues,
-    )
+def stream_continue(*, stream_id: uuid.UUID | str, after_move: int, arbiter: Any) -> Stream:
+    """Open the stream that continues ``stream_id`` after its move ``after_move``: the event
+    store's :func:`events.services.stream_continue_from` (it copies the moves and reshuffles
+    what no seat has seen), its refusals as :class:`DisputeError`."""
+    try:
+        return stream_continue_from(stream_id=stream_id, after_move=after_move, by=arbiter)
+    except StreamNotFound as exc:
+        raise DisputeError(exc.detail, code="not_found", status=404) from None
+    except StreamError as exc:
+        raise DisputeError(exc.detail) from None

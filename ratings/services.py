@@ -21,10 +21,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from events.outbox import outbox_publish
 from ratings.models import RatedGame, Rating, RatingChange, RatingPool, RecomputeJob
 from ratings.rating import Skill, edition_family, rate_ranks
 
 logger = logging.getLogger(__name__)
+
+#: The outbox topic of recompute jobs (routed to ``ratings.recompute_pool`` in settings).
+RECOMPUTE_TOPIC = "ratings.recompute"
 
 #: Games rated per transaction: big enough to amortise the lock, small enough to show progress.
 RATE_BATCH = 200
@@ -310,18 +314,20 @@ def recompute_request(
 ) -> RecomputeJob:
     """Queue a recompute of ``pool`` from ``from_game`` on (from the start when None).
 
-    The Celery task ``ratings.recompute_pool`` is enqueued when the transaction commits.
+    The job row and an outbox entry (topic ``ratings.recompute``, routed to the Celery task
+    ``ratings.recompute_pool``) are written in one transaction; the task is sent when it
+    commits. A message lost on the way (the broker down, a worker killed) is sent again by the
+    outbox sweep, so no job stays queued forever; running a job twice rates once.
     """
-    from ratings.tasks import recompute_pool
-
-    job = RecomputeJob.objects.create(
-        pool=pool,
-        from_stream_id=from_game.stream_id if from_game else None,
-        from_completed_at=from_game.completed_at if from_game else None,
-        reason=reason[:300],
-        requested_by=requested_by,
-    )
-    transaction.on_commit(lambda: recompute_pool.delay(job.pk))
+    with transaction.atomic():
+        job = RecomputeJob.objects.create(
+            pool=pool,
+            from_stream_id=from_game.stream_id if from_game else None,
+            from_completed_at=from_game.completed_at if from_game else None,
+            reason=reason[:300],
+            requested_by=requested_by,
+        )
+        outbox_publish(topic=RECOMPUTE_TOPIC, payload={"job_id": job.pk})
     return job
 
 

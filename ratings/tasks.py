@@ -38,8 +38,11 @@ def rate_pool(pool_id: int) -> int:
 
 
 @shared_task(name="ratings.recompute_pool", acks_late=True)
-def recompute_pool(job_id: int) -> int:
-    """Run a recompute job; returns the games it rated."""
+def recompute_pool(job_id: int, **_: Any) -> int:
+    """Run a recompute job (outbox "ratings.recompute"); returns the games it rated.
+
+    Idempotent: a job already done is not run again, so a redelivered message rates nothing.
+    """
     return services.recompute_run(job_id=job_id).done
 
 

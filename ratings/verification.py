@@ -1,11 +1,10 @@
 """Verifying a finished game, and what follows: entering it in its pool or opening a dispute.
 
-The checks are the event store's own (``events.selectors.stream_verify``, the service behind
-GET /streams/{id}/verify): hash chain, seed against its commitment, replay of every move with
-the same chance outcomes, replayed result against the stored one. This module adds one check,
-that the engine running here may replay the version the game was recorded with (the same
-version, or a later one of the same major version: see ``engine.core.versions``), since a
-replay with an incompatible engine proves nothing.
+The checks are the event store's own (``events.selectors.stream_verify``, the function behind
+GET /streams/{id}/verify), so the worker and the API give one verdict: the engine running here
+may replay the version the game was recorded with (the same version, or a later one of the
+same major version: see ``engine.core.versions``), hash chain, seed against its commitment,
+replay of every move with the same chance outcomes, replayed result against the stored one.
 """
 
 from __future__ import annotations
@@ -20,14 +19,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from engine.core import replay_compatible
+from engine.core import EngineError
+from events.models import Stream
+from events.selectors import CHECK_ORDER, stream_verify
 from ratings import selectors, services
 from ratings.models import Dispute, RatedGame, Verification
 
 logger = logging.getLogger(__name__)
-
-#: Order in which failed checks are named (the first failure is the dispute's reason).
-CHECK_ORDER = ("engine_version", "hash_chain", "seed_commitment", "replay", "result")
 
 
 @dataclass(frozen=True)
@@ -40,31 +38,8 @@ class VerifyOutcome:
     skipped: str = ""
 
 
-def stream_checks(stream: Any) -> dict[str, Any]:
-    """The /verify report for ``stream`` plus the engine version check."""
-    from events.selectors import stream_verify
-    from events.states import game_of
-
-    report = stream_verify(stream)
-    ok, detail = _engine_version_check(stream.engine_version, game_of(stream).engine_version)
-    checks = {"engine_version": {"ok": ok, "detail": detail}, **report["checks"]}
-    return {"ok": report["ok"] and ok, "checks": checks}
-
-
-def _engine_version_check(recorded: str, running: str) -> tuple[bool, str]:
-    """Whether this server's engine may vouch for a game recorded with ``recorded``
-    (``engine.core.replay_compatible``: the same major version, not older), and why."""
-    if running == recorded:
-        return True, f"replayed with engine version {running}, the one the game was recorded with"
-    if replay_compatible(recorded, running):
-        return True, (
-            f"recorded with engine version {recorded}, replayed with {running}: the same major "
-            "version, which replays recorded games the same way"
-        )
-    return False, (
-        f"the game was recorded with engine version {recorded} but this server runs {running}: "
-        "its replay cannot vouch for it"
-    )
+#: The worker's checks are the /verify report itself (kept under its old name).
+stream_checks = stream_verify
 
 
 def first_failure(checks: dict[str, Any]) -> str | None:
@@ -81,8 +56,6 @@ def game_verify(*, stream_id: uuid.UUID | str) -> VerifyOutcome:
     Idempotent: verifying again updates the record, finds the game already in its pool and
     the dispute already open. A stream that is not finished (or does not exist) is skipped.
     """
-    from events.models import Stream
-
     stream = Stream.objects.filter(pk=stream_id).first()
     if stream is None:
         return VerifyOutcome(None, skipped=f"there is no game stream {stream_id}")
@@ -139,10 +112,8 @@ def _open_automatic_dispute(stream: Any, check: str, detail: str) -> Dispute:
 
 def _checks_or_refusal(stream: Any) -> dict[str, Any]:
     """The checks, or one failed check when this server cannot replay the game at all."""
-    from engine.core import EngineError
-
     try:
-        return stream_checks(stream)
+        return stream_verify(stream)
     except EngineError as exc:  # e.g. the game is no longer registered here
         detail = f"this server cannot replay the game: {exc}"
         return {"ok": False, "checks": {"engine_version": {"ok": False, "detail": detail}}}
@@ -211,8 +182,6 @@ def game_reverify(*, stream_id: uuid.UUID | str) -> ReverifyOutcome | None:
     Returns None when there is nothing to check (no record, the game is not finished, or
     another worker is checking it).
     """
-    from events.models import Stream
-
     stream = Stream.objects.filter(pk=stream_id).first()
     if stream is None or not stream.is_finished:
         return None

@@ -226,8 +226,12 @@ HERALD_IMPORT_MAX_ROWS = env.int("HERALD_IMPORT_MAX_ROWS", default=500)
 HERALD_IMPORT_MAX_BYTES = env.int("HERALD_IMPORT_MAX_BYTES", default=64 * 1024)
 
 # Ratings: the outbox's "game.ended" entries go to the verification worker (which then rates),
+# its "ratings.recompute" entries to the recompute task (written with the job row),
 # and a periodic sweep catches up on anything a lost message left behind.
-HERALD_OUTBOX_ROUTES = {"game.ended": "ratings.verify_game"}
+HERALD_OUTBOX_ROUTES = {
+    "game.ended": "ratings.verify_game",
+    "ratings.recompute": "ratings.recompute_pool",  # a recompute job's run, sent with the job
+}
 CELERY_BEAT_SCHEDULE["ratings-sweep"] = {"task": "ratings.sweep", "schedule": 300.0}
 # Finished games are checked again, oldest check first, a batch per run: a tamper that
 # recomputed the hash chain then turns into a dispute (docs/ratings.md, Re-verification).

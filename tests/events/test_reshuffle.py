@@ -1,20 +1,26 @@
 """``stream_reshuffle_unseen``: only a continued game, only once, only right after move n.
 
-The continuation itself (through the arbiter's ruling) is tested in tests/ratings; here the
-event store's service and its verification, on streams opened as a continuation by hand.
+The ruling that asks for a continuation is tested in tests/ratings; here the event store's
+services (opening the continuation, reshuffling it) and its verification.
 """
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
 
 from engine.core import Rng
-from events.errors import StreamError, StreamFinished
+from events.errors import StreamError, StreamFinished, StreamNotFound
 from events.models import Event, EventType, Stream
 from events.selectors import describe_event, stream_verify
-from events.services import stream_append_move, stream_open, stream_reshuffle_unseen
+from events.services import (
+    stream_append_move,
+    stream_continue_from,
+    stream_open,
+    stream_reshuffle_unseen,
+)
 from events.states import current_state, replay_stream, state_cache
 from tests.ratings.games import play_stream
 
@@ -110,3 +116,28 @@ def test_after_the_reshuffle_chance_follows_the_streams_own_seed(players: list[A
         expected_version=stream.version,
     )
     assert outcome.events[0].payload["effects"][0]["data"]["card"] == 1 + rng.randbelow(10)
+
+
+def test_the_event_store_opens_the_continuation_of_a_finished_game(players: list[Any]) -> None:
+    """``stream_continue_from``: the moves up to n copied, then one reshuffle, its own seed;
+    the refusals are the store's (``StreamError``), and a refused call stores nothing."""
+    old = play_stream(stream_open(game_id="toy-draw", seats=players[:2], options={"turns": 6}))
+    old_moves = list(Event.objects.filter(stream=old, type=EventType.MOVE_MADE).order_by("seq"))
+    new = stream_continue_from(stream_id=old.pk, after_move=3, by=players[2])
+    events = list(Event.objects.filter(stream=new).order_by("seq"))
+    assert [e.type for e in events] == ["GameCreated", *["MoveMade"] * 3, "UnseenReshuffled"]
+    assert [e.payload["move"] for e in events[1:4]] == [e.payload["move"] for e in old_moves[:3]]
+    continues = events[0].payload["continues"]
+    assert (continues["stream"], continues["after_move"]) == (str(old.pk), 3)
+    assert (new.created_by, new.seed != old.seed, new.version) == (players[2], True, 5)
+    assert new.context["continues"] == str(old.pk)
+    assert stream_verify(new)["checks"]["replay"]["ok"] is True
+    streams = Stream.objects.count()
+    live = stream_open(game_id="toy-draw", seats=players[:2])
+    with pytest.raises(StreamError, match="not over"):
+        stream_continue_from(stream_id=live.pk, after_move=0)
+    with pytest.raises(StreamError, match="between 0 and"):
+        stream_continue_from(stream_id=old.pk, after_move=len(old_moves))
+    with pytest.raises(StreamNotFound):
+        stream_continue_from(stream_id=uuid.uuid4(), after_move=0)
+    assert Stream.objects.count() == streams + 1

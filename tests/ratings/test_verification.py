@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from rest_framework.test import APIClient
 
 import engine
 from events.selectors import stream_verify
@@ -33,14 +34,54 @@ def test_a_finished_game_is_verified_entered_and_rated_once(finished: Callable[.
     assert RatingChange.objects.filter(stream_id=stream.pk, current=True).count() == 4
 
 
-def test_the_checks_are_those_of_the_verify_endpoint_plus_the_engine_version(
+def test_the_checks_are_those_of_the_verify_endpoint_engine_version_included(
     finished: Callable[..., Any],
 ) -> None:
     stream = finished(3)
     report = stream_checks(stream)
     assert report["checks"]["engine_version"]["ok"] is True
-    del report["checks"]["engine_version"]
     assert report == stream_verify(stream)
+
+
+def recorded_with(stream: Any, version: str) -> None:
+    """Make ``stream`` look recorded with engine ``version``: its row and its ``GameCreated``
+    (chain recomputed), both of which a recorded game carries."""
+    careful_tamper(stream.pk, 1, lambda payload: payload.update(engine_version=version))
+    stream_tamper(stream.pk, engine_version=version)
+    stream.refresh_from_db()
+
+
+def verify_endpoint(stream: Any) -> dict[str, Any]:
+    """``GET /api/v1/streams/{id}/verify`` as an anonymous caller gets it (public stream)."""
+    response = APIClient().get(f"/api/v1/streams/{stream.pk}/verify")
+    assert response.status_code == 200, response.content
+    body: dict[str, Any] = response.json()
+    return body
+
+
+@pytest.mark.parametrize(
+    ("running", "recorded", "vouches"),
+    [("1.2.0", "1.3.0", False), ("1.2.0", "0.9.0", False), ("1.2.0", "1.1.0", True)],
+)
+def test_the_verify_endpoint_and_the_worker_give_one_verdict_on_the_engine_version(
+    finished: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    running: str,
+    recorded: str,
+    vouches: bool,
+) -> None:
+    """A game recorded with an engine version the worker refuses is refused by GET /verify
+    too, with the same check and detail; one the worker accepts, /verify accepts."""
+    stream = finished(2)
+    monkeypatch.setattr(engine.get(stream.game), "engine_version", running)
+    recorded_with(stream, recorded)
+    outcome = game_verify(stream_id=stream.pk)
+    assert outcome.verification is not None
+    api = verify_endpoint(stream)
+    assert api["ok"] is outcome.verification.ok is vouches
+    assert api["checks"] == outcome.verification.checks
+    assert api["checks"]["engine_version"]["ok"] is vouches
+    assert recorded in api["checks"]["engine_version"]["detail"]
 
 
 def test_a_game_not_over_is_not_verified(seated: list[Any]) -> None:
@@ -101,14 +142,10 @@ def test_a_later_engine_of_the_same_major_version_vouches_for_a_game(
     finished: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, recorded: str, vouches: bool
 ) -> None:
     """An upgrade that keeps replays the same (a minor bump) must not turn every finished,
-    not yet verified game into a dispute; an older engine or another major version must.
-
-    The game is recorded with ``recorded`` where a stream records it: its row and its
-    ``GameCreated`` (whose version the replay sets the game up under)."""
+    not yet verified game into a dispute; an older engine or another major version must."""
     stream = finished(2)
     monkeypatch.setattr(engine.get(stream.game), "engine_version", "1.2.0")
-    careful_tamper(stream.pk, 1, lambda payload: payload.update(engine_version=recorded))
-    stream_tamper(stream.pk, engine_version=recorded)
+    recorded_with(stream, recorded)
     outcome = game_verify(stream_id=stream.pk)
     assert outcome.verification is not None
     assert outcome.verification.ok is vouches

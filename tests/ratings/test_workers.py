@@ -20,7 +20,9 @@ from rest_framework.test import APIClient
 
 from events.models import Event, OutboxEntry, Stream
 from events.services import outbox_sweep, stream_open
+from ratings import services as ratings_services
 from ratings.models import RatedGame, RatingChange, RatingPool, RecomputeJob, Verification
+from ratings.tasks import recompute_pool
 from tests.conftest import wait_for
 from tests.ratings.games import play_stream
 from tests.ratings.reference import rate_from_scratch
@@ -379,3 +381,48 @@ def test_a_tampered_stream_fails_verification_in_the_worker_and_opens_a_dispute(
     assert "event 3" in dispute.reason
     assert RatedGame.objects.get(stream_id=stream.pk).status == RatedGame.Status.EXCLUDED
     assert not RatingChange.objects.filter(stream_id=stream.pk).exists()
+
+
+def test_a_recompute_job_whose_message_is_lost_runs_after_the_outbox_sweep_and_rates_once(
+    private_redis: RedisServer, users: list[User], tmp_path: Path
+) -> None:
+    """The broker is down when the job is requested: the job and its outbox entry are written,
+    the message is not sent. The outbox sweep sends it; the job runs; run again, it rates
+    nothing more (the task is idempotent)."""
+    # No sweeps from this worker: the test sweeps itself, once the broker is back.
+    worker = fault_worker(private_redis, tmp_path / "worker.log", HERALD_WORKER_SWEEPS="false")
+    worker.start()
+    worker.wait_ready()
+    streams = open_games(users, 2)
+    try:
+        with broker(private_redis.url):
+            for stream in streams:
+                play_stream(stream, bot_seed="recompute")
+            wait_for(lambda: all_rated(streams), timeout=90, what="both games rated")
+        pool = RatedGame.objects.get(stream_id=streams[0].pk).pool
+        with broker(f"redis://127.0.0.1:{free_port()}/0"):  # nobody there: the message is lost
+            job = ratings_services.recompute_request(pool=pool, reason="lost message")
+        entry = OutboxEntry.objects.get(topic="ratings.recompute", payload__job_id=job.pk)
+        assert entry.dispatched_at is None
+        assert entry.last_error
+        time.sleep(1)
+        assert RecomputeJob.objects.get(pk=job.pk).status == RecomputeJob.Status.QUEUED
+        with broker(private_redis.url):
+            assert outbox_sweep() >= 1
+            wait_for(
+                lambda: RecomputeJob.objects.get(pk=job.pk).status == RecomputeJob.Status.DONE,
+                timeout=60,
+                what="the recompute job run after the sweep",
+            )
+        wait_for(lambda: OutboxEntry.objects.get(pk=entry.pk).done_at, timeout=10, what="done")
+    finally:
+        worker.stop()
+    done = RecomputeJob.objects.get(pk=job.pk)
+    assert done.total == done.done == 2
+    changes = RatingChange.objects.filter(pool=pool)
+    rows, current = changes.count(), changes.filter(current=True).count()
+    recompute_pool.apply(kwargs={"job_id": job.pk})  # the same message delivered twice
+    assert (changes.count(), changes.filter(current=True).count()) == (rows, current)
+    assert RecomputeJob.objects.get(pk=job.pk).finished_at == done.finished_at
+    assert current == 8  # each game's four seats, rated once by the recompute
+    assert_ratings(pool_ratings(), reference_ratings())
