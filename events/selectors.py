@@ -293,11 +293,19 @@ def check_result(stream: Stream, events: list[Event], state: Any) -> Check:
 CHECK_ORDER = ("engine_version", "hash_chain", "seed_commitment", "replay", "result")
 
 
-def check_engine_version(stream: Stream) -> Check:
+def check_engine_version(stream: Stream, events: list[Event] | None = None) -> Check:
     """Whether this server's engine may vouch for the game: it runs the version the stream was
     recorded with, or a later one of the same major version (``engine.core.replay_compatible``),
-    since a replay with an incompatible engine proves nothing."""
+    since a replay with an incompatible engine proves nothing. The stream row's version must
+    be the one its (hashed) ``GameCreated`` records: the replay sets the game up under that."""
     recorded, running = stream.engine_version, game_of(stream).engine_version
+    created = events[0].payload.get("engine_version") if events else recorded
+    if created != recorded:
+        return Check(
+            False,
+            f"the stream records engine version {recorded} but its event 1 records {created}: "
+            "the stream row was altered",
+        )
     if running == recorded:
         return Check(
             True, f"replayed with engine version {running}, the one the game was recorded with"
@@ -323,7 +331,7 @@ def stream_verify(stream: Stream) -> dict[str, Any]:
     lacks (the worker records that as a failed ``engine_version`` check).
     """
     events = list(Event.objects.filter(stream=stream).order_by("seq"))
-    version = check_engine_version(stream)
+    version = check_engine_version(stream, events)
     chain = check_hash_chain(stream, events)
     if chain.ok:
         chain = _check_head(stream, events) or chain

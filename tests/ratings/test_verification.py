@@ -163,3 +163,16 @@ def test_a_game_this_server_cannot_replay_opens_a_dispute(finished: Callable[...
     assert outcome.verification.ok is False
     assert outcome.dispute is not None
     assert "cannot replay" in outcome.dispute.reason
+
+
+def test_a_stream_row_whose_engine_version_differs_from_its_first_event_fails(
+    finished: Callable[..., Any],
+) -> None:
+    """The row's version is not hashed; event 1's is. A row altered to claim another version
+    (one this server would vouch for) is caught by comparing the two."""
+    stream = finished(2)
+    stream_tamper(stream.pk, engine_version="toy-0")
+    stream.refresh_from_db()
+    check = stream_verify(stream)["checks"]["engine_version"]
+    assert check["ok"] is False
+    assert "event 1 records" in check["detail"]
