@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from herald.errors import ServiceError
 from ratings.models import RatedGame, Rating, RatingChange, RatingPool, RecomputeJob
 from ratings.rating import Skill, edition_family, rate_ranks
 
@@ -30,7 +31,7 @@ logger = logging.getLogger(__name__)
 RATE_BATCH = 200
 
 
-class RatingError(ValueError):
+class RatingError(ServiceError, ValueError):
     """A request the ratings app cannot carry out, in a sentence a person understands."""
 
 
