@@ -1,8 +1,8 @@
 """The one door to a stream: who is asking, which seat they hold, what they may see.
 
-Roles: staff (``is_staff``) and arbiters (group "arbiters") see everything at any time;
-organisers (group "organisers") may open streams; a seated player sees their own seat's
-hidden information; anyone else (including anonymous users on a public stream) is a
+Roles (``herald.roles``): staff (``is_staff``) and arbiters (group "arbiters") see everything
+at any time; organisers (group "organisers") may open streams; a seated player sees their own
+seat's hidden information; anyone else (including anonymous users on a public stream) is a
 spectator and sees only public information until the game ends.
 """
 
@@ -24,26 +24,7 @@ from rest_framework import exceptions
 from events.errors import StreamNotFound
 from events.models import Stream, StreamSeat
 from herald.authentication import INACTIVE, ExpiringTokenAuthentication, token_key_of, token_match
-
-ARBITERS = "arbiters"
-ORGANISERS = "organisers"
-
-
-def in_group(user: Any, name: str) -> bool:
-    """True when ``user`` is authenticated and in the Django group ``name``."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return bool(user.groups.filter(name=name).exists())
-
-
-def is_privileged(user: Any) -> bool:
-    """Staff and arbiters see every stream's hidden information, at any time."""
-    return bool(getattr(user, "is_staff", False)) or in_group(user, ARBITERS)
-
-
-def can_open_streams(user: Any) -> bool:
-    """Organisers, arbiters and staff may open streams."""
-    return is_privileged(user) or in_group(user, ORGANISERS)
+from herald.roles import ARBITERS, in_group, is_privileged
 
 
 @dataclass

@@ -36,10 +36,14 @@ from typing import Any
 
 import rfc8785
 
+from herald.errors import ServiceError
 
-class NotCanonical(ValueError):
+
+class NotCanonical(ServiceError, ValueError):
     """Data that has no RFC 8785 canonical form: an integer beyond ±2**53, or text that is not
     valid Unicode (a lone surrogate). It can be neither hashed nor stored faithfully."""
+
+    code = "malformed_json"
 
 
 _SAFE_INT = 2**53 - 1  # RFC 8785 numbers are IEEE doubles: integers beyond this are refused

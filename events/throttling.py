@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.access import is_privileged
+from herald.roles import is_privileged
 from herald.throttling import SettingsRateThrottle
 
 

@@ -1,18 +1,16 @@
 """The game API (API.md): one view per operation; the work is in services and selectors.
 
-Views read the request, ask events.access who the caller is, call one service or selector and
-turn its refusals into the contract's statuses and error bodies.
+Views read the request, ask events.access who the caller is and call one service or selector;
+its refusals (``herald.errors.ServiceError``) leave by the one exception handler, and
+``engine_refusals`` marks the calls whose engine errors are the client's input refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -23,62 +21,26 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import engine
-from engine.core import BadMove, IllegalMove, InvalidOptions, UnknownGame
-from events import errors, selectors, serializers
+from events import selectors, serializers
 from events.access import (
     SeatTokenAuthentication,
     StreamAccess,
     access_stream_for_user,
-    can_open_streams,
     seat_of,
 )
-from events.hashing import NotCanonical
+from events.errors import engine_refusals
 from events.services import stream_append_move, stream_open
 from events.throttling import MoveThrottle, ReplayThrottle
 from herald.api import ApiError, query_int
 from herald.parsers import JSONParser
+from herald.roles import can_open_streams
 
 ERROR = serializers.ErrorSerializer
 MAX_VERSION = serializers.MAX_VERSION
 
-_STATUS = {
-    errors.StreamNotFound: status.HTTP_404_NOT_FOUND,
-    errors.StreamFinished: status.HTTP_410_GONE,
-    errors.VersionConflict: status.HTTP_409_CONFLICT,
-    errors.IdempotencyConflict: status.HTTP_409_CONFLICT,
-    errors.NotYourTurn: status.HTTP_403_FORBIDDEN,
-    errors.NotSeated: status.HTTP_403_FORBIDDEN,
-}
-
-
-@contextmanager
-def api_errors() -> Iterator[None]:
-    """Turn the store's and the engine's refusals into the contract's error responses."""
-    try:
-        yield
-    except errors.VersionConflict as exc:
-        raise ApiError(409, exc.code, exc.detail, current_version=exc.current_version) from None
-    except errors.StreamError as exc:
-        raise ApiError(_STATUS[type(exc)], exc.code, exc.detail) from None
-    except BadMove as exc:
-        raise ApiError(400, "bad_move", str(exc)) from None
-    except NotCanonical as exc:
-        raise ApiError(400, "malformed_json", str(exc)) from None
-    except IllegalMove as exc:
-        raise ApiError(422, "illegal_move", str(exc)) from None
-    except UnknownGame as exc:
-        raise ApiError(400, "unknown_game", str(exc)) from None
-    except InvalidOptions as exc:
-        raise ApiError(422, "invalid_options", str(exc)) from None
-
-
-def _too_large(limit: int) -> ApiError:
-    return ApiError(413, "too_large", f"the request body is larger than {limit // 1024} KiB")
-
 
 def _access(request: Request, stream_id: Any) -> StreamAccess:
-    with api_errors():
-        return access_stream_for_user(request.user, stream_id)
+    return access_stream_for_user(request.user, stream_id)
 
 
 def _require(allowed: bool, detail: str) -> None:
@@ -94,14 +56,9 @@ def _responses(ok: Any, *codes: int) -> dict[int, Any]:
 
 
 class StreamAPIView(APIView):
-    """JSON in and out; a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413, not a crash."""
+    """JSON in and out; a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413 (herald.api)."""
 
     parser_classes = [JSONParser]
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, RequestDataTooBig):
-            exc = _too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-        return super().handle_exception(exc)
 
 
 def _valid(serializer_class: Callable[..., Any], request: Request) -> dict[str, Any]:
@@ -132,7 +89,7 @@ class StreamListView(StreamAPIView):
         _require(can_open_streams(request.user), "only organisers, arbiters and staff open games")
         data = _valid(serializers.StreamCreateSerializer, request)
         seats = _users(data["seats"])
-        with api_errors():
+        with engine_refusals():
             stream = stream_open(
                 game_id=data["game"],
                 seats=seats,
@@ -204,7 +161,7 @@ class MoveView(StreamAPIView):
             _access(request, stream_id)  # a 404 when there is no such stream
             raise ApiError(403, "forbidden", "you have no seat at this table: you cannot move here")
         data = _move_request(request)
-        with api_errors():
+        with engine_refusals():
             outcome = stream_append_move(
                 stream_id=stream_id,
                 seat=seat,

@@ -20,6 +20,8 @@ from django.utils import timezone
 from events.errors import StreamError, StreamNotFound
 from events.models import Stream
 from events.services import stream_continue_from
+from herald.errors import ServiceError
+from herald.roles import is_privileged
 from ratings import selectors, services
 from ratings.models import Dispute, RecomputeJob
 
@@ -27,17 +29,12 @@ from ratings.models import Dispute, RecomputeJob
 DEFAULT_WINDOW_MINUTES = 48 * 60
 
 
-class DisputeError(ValueError):
-    """A dispute or ruling that cannot be made; ``code`` is the API's error code."""
+class DisputeError(ServiceError, ValueError):
+    """A dispute or ruling that cannot be made; ``code`` is the API's error code (a raise may
+    give its own ``code`` and ``status``, as every ``herald.errors.ServiceError`` may)."""
 
     code = "invalid"
     status = 400
-
-    def __init__(self, detail: str, *, code: str | None = None, status: int | None = None) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.code = code or self.code
-        self.status = status or self.status
 
 
 # -- opening -------------------------------------------------------------------------------------
@@ -145,12 +142,11 @@ def dispute_rule(
 def check_may_rule(user: Any, dispute: Dispute | None = None) -> None:
     """Refuse (403 ``forbidden``) whoever may not rule: the one check of the API and the admin.
 
-    Only arbiters and staff rule (``events.access.is_privileged``), and never on a game they
+    Only arbiters and staff rule (``herald.roles.is_privileged``), and never on a game they
     play in: a seated arbiter or staff member has a stake in the result, so another arbiter or
     staff member rules. Without ``dispute``, only the first part is checked (before the dispute
     is looked up, so that a refused user does not learn which disputes exist).
     """
-    from events.access import is_privileged
     from events.models import StreamSeat
 
     if not is_privileged(user):

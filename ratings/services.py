@@ -22,6 +22,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from events.outbox import outbox_publish
+from herald.errors import ServiceError
 from ratings.models import RatedGame, Rating, RatingChange, RatingPool, RecomputeJob
 from ratings.rating import Skill, edition_family, rate_ranks
 
@@ -34,7 +35,7 @@ RECOMPUTE_TOPIC = "ratings.recompute"
 RATE_BATCH = 200
 
 
-class RatingError(ValueError):
+class RatingError(ServiceError, ValueError):
     """A request the ratings app cannot carry out, in a sentence a person understands."""
 
 

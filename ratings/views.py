@@ -1,7 +1,8 @@
 """The ratings API: pools, leaderboards, histories, recompute jobs, verification, disputes.
 
 Views read the request, check who is asking, call one service or selector and shape the answer;
-refusals leave with the contract's error body (herald.api.ApiError).
+refusals (a service's ``herald.errors.ServiceError`` or a view's ``herald.api.ApiError``) leave
+with the contract's error body by herald's one exception handler.
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from events.access import access_stream_for_user
+from events.errors import StreamNotFound
 from herald.api import ApiError, query_int, query_uuid
 from herald.api import ErrorSerializer as ERROR
+from herald.roles import is_privileged
 from ratings import disputes, selectors, serializers, services
 from ratings.models import Dispute, RatingPool, Verification
 
@@ -35,8 +39,6 @@ _REFUSED = {
 
 
 def _is_arbiter(user: Any) -> bool:
-    from events.access import is_privileged
-
     return is_privileged(user)
 
 
@@ -188,9 +190,6 @@ class RecomputeDetailView(APIView):
 
 def _visible_stream(user: Any, stream_id: Any) -> Any:
     """The stream, through the event store's one door: 404 when missing or private to others."""
-    from events.access import access_stream_for_user
-    from events.errors import StreamNotFound
-
     try:
         return access_stream_for_user(user, stream_id).stream
     except StreamNotFound:
@@ -250,14 +249,11 @@ class DisputeListView(APIView):
     def post(self, request: Request) -> Response:
         body = serializers.DisputeOpenSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            dispute = disputes.dispute_open(
-                stream_id=body.validated_data["stream"],
-                user=request.user,
-                reason=body.validated_data["reason"],
-            )
-        except disputes.DisputeError as exc:
-            raise ApiError(exc.status, exc.code, exc.detail) from None
+        dispute = disputes.dispute_open(
+            stream_id=body.validated_data["stream"],
+            user=request.user,
+            reason=body.validated_data["reason"],
+        )
         return Response(serializers.DisputeSerializer(dispute).data, status=201)
 
 
@@ -288,11 +284,8 @@ class RulingView(APIView):
     def post(self, request: Request, dispute_id: int) -> Response:
         body = serializers.RulingSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            dispute = disputes.dispute_rule(
-                dispute_id=dispute_id, arbiter=request.user, **body.validated_data
-            )
-        except disputes.DisputeError as exc:
-            raise ApiError(exc.status, exc.code, exc.detail) from None
+        dispute = disputes.dispute_rule(
+            dispute_id=dispute_id, arbiter=request.user, **body.validated_data
+        )
         data = {"dispute": dispute, "recompute": dispute.recompute}
         return Response(serializers.RulingOutcomeSerializer(data).data, status=status.HTTP_200_OK)

@@ -1,24 +1,20 @@
 """Errors the tournament services raise on purpose; each carries a sentence a person reads.
 
-Every class names the HTTP status and contract code the API answers with, so views map any of
-them to ``herald.api.ApiError`` in one place (``tournaments.api.as_api_error``).
+Every class is a ``herald.errors.ServiceError`` naming the HTTP status and contract code the
+API answers with; herald's one exception handler answers them (extra keywords, such as an
+import's ``lines``, become fields of the error body).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from herald.errors import ServiceError
 
 
-class TournamentError(Exception):
+class TournamentError(ServiceError):
     """Base class: the request cannot be carried out; ``str(error)`` says why."""
 
     status = 400
     code = "invalid"
-
-    def __init__(self, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.extra = extra
 
 
 class InvalidInput(TournamentError):

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
+from herald.roles import ARBITERS, in_group
 from tournaments import pairing
 from tournaments.models import (
     Club,
@@ -29,11 +30,6 @@ from tournaments.models import (
 
 LIVE_STATES = (Round.State.CONFIRMED, Round.State.RELEASED)
 AnyUser = Any  # an authenticated user or AnonymousUser (no Django stubs here)
-
-
-#: The Django group of arbiters (``events.access.ARBITERS``), named again here so the
-#: tournaments app does not import the event store.
-ARBITERS = "arbiters"
 
 
 # -- permissions -------------------------------------------------------------------------------
@@ -70,7 +66,7 @@ def user_is_organiser(user: AnyUser, tournament: Tournament) -> bool:
 
 def user_is_arbiter(user: AnyUser) -> bool:
     """True for the members of the arbiters group (they rule on games, and so on results)."""
-    return bool(user.is_authenticated and user.groups.filter(name=ARBITERS).exists())
+    return in_group(user, ARBITERS)
 
 
 def club_member_ids(club: Club | None, user_ids: Iterable[int]) -> set[int]:

@@ -1,6 +1,8 @@
 """API plumbing shared by every app: the error body of API.md.
 
-Every error leaves as ``{"error": "<code>", "detail": "<sentence>", ...}``.
+Every error leaves as ``{"error": "<code>", "detail": "<sentence>", ...}``: a service's
+refusal (any ``herald.errors.ServiceError``) by the one exception handler below, so no view
+translates errors itself.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from herald.errors import ServiceError
 from herald.params import MAX_WHOLE_NUMBER, BadNumber, whole_number
 from herald.throttling import throttled_detail
 
@@ -45,14 +48,11 @@ _CODES = {
 }
 
 
-class ApiError(exceptions.APIException):
-    """An error with the contract's body: a code, a sentence and optional extra fields."""
+class ApiError(ServiceError):
+    """A refusal a view makes itself (no such pool, not an arbiter): status, code, sentence."""
 
     def __init__(self, status_code: int, code: str, detail: str, **extra: Any) -> None:
-        super().__init__(detail=detail, code=code)
-        self.status_code = status_code
-        self.error_code = code
-        self.extra = extra
+        super().__init__(detail, code=code, status=status_code, **extra)
 
 
 def _sentence(detail: Any) -> str:
@@ -73,18 +73,19 @@ def error_response(status_code: int, code: str, detail: str, **extra: Any) -> Re
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF exception handler that rewrites every error into the contract's body.
 
-    Besides DRF's own exceptions it answers the two kinds of bad input Django itself raises
+    Besides DRF's own exceptions it answers every service's refusal (``ServiceError``: its
+    status, code, sentence and extra fields) and the two kinds of bad input Django itself raises
     (a body over the size limit, a value a model field cannot take); anything else is left
     to be a 500, so a server bug is never passed off as the client's mistake.
     """
+    if isinstance(exc, ServiceError):
+        return error_response(exc.status, exc.code, exc.detail, **exc.extra)
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         detail = f"the request body is larger than {limit // 1024} KiB"
         return error_response(status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, "too_large", detail)
     if isinstance(exc, DjangoValidationError):
         return error_response(status.HTTP_400_BAD_REQUEST, "invalid", " ".join(exc.messages))
-    if isinstance(exc, ApiError):
-        return error_response(exc.status_code, exc.error_code, str(exc.detail), **exc.extra)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

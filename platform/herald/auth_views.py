@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import authenticate, user_logged_in, user_logged_out
-from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
 from rest_framework import serializers, status
@@ -35,13 +33,7 @@ class LogoutAllSerializer(serializers.Serializer):
 
 
 class AuthAPIView(APIView):
-    """JSON in and out; a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413, not a crash."""
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, RequestDataTooBig):
-            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
-            exc = ApiError(413, "too_large", f"the request body is larger than {limit} KiB")
-        return super().handle_exception(exc)
+    """JSON in and out; a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413 (herald.api)."""
 
 
 class TokenView(AuthAPIView):

@@ -13,7 +13,8 @@ import pytest
 from django.test import Client
 
 import engine
-from ratings import demo, pages, selectors
+from herald import demo
+from ratings import pages, selectors
 from ratings.models import RatingChange, RatingPool
 from tests.tournaments.factories import UserFactory, make_tournament, register_players
 from tournaments import services

@@ -280,7 +280,7 @@ def test_whoever_the_api_refuses_cannot_rule_in_the_admin(
 def test_a_staff_member_without_the_arbiters_group_rules_as_the_api_lets_them(
     finished: Callable[..., Any],
 ) -> None:
-    """The API's check (events.access.is_privileged) admits staff; the admin follows it."""
+    """The API's check (herald.roles.is_privileged) admits staff; the admin follows it."""
     stream = finished(4)
     dispute = dispute_on(stream)
     staff = make_user("clerk", staff=True)

@@ -16,9 +16,17 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db import connection
 
 import engine
 from engine.bots import GreedyBot, RandomBot
+from events.models import Stream, StreamSeat
+from events.services import stream_append_move
+from herald.roles import ARBITERS
+from ratings.disputes import DisputeError, dispute_open
+from ratings.verification import game_verify_and_rate
+from tournaments import services as tournaments
+from tournaments.models import Player, Table, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -48,8 +56,6 @@ DEFAULT_PLAN = DemoPlan(players=8, rounds=2)
 
 def demo_is_needed() -> bool:
     """True when the database has no tournament yet (``--if-empty``)."""
-    from tournaments.models import Tournament
-
     return not Tournament.objects.exists()
 
 
@@ -59,8 +65,6 @@ def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> 
     The admin and arbiter accounts get a password generated now (``password`` in the answer,
     for the command to print once); accounts already there keep theirs (``password`` None).
     """
-    from tournaments import services as tournaments
-
     _sqlite_without_fsync()
     password = secrets.token_urlsafe(PASSWORD_BYTES)
     admin, arbiter, created = _accounts(password)
@@ -90,8 +94,6 @@ def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> 
 def _sqlite_without_fsync() -> None:
     """On SQLite, skip the fsync after each commit for this connection: every move is a
     transaction, and demo data is worth less than the minute the syncs would cost."""
-    from django.db import connection
-
     if connection.vendor == "sqlite" and not connection.in_atomic_block:
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA synchronous = OFF")
@@ -109,14 +111,11 @@ def _accounts(password: str) -> tuple[Any, Any, bool]:
     if arbiter is None:
         arbiter = users.objects.create_user(ARBITER, password=password, is_staff=True)
         created = True
-    arbiter.groups.add(Group.objects.get_or_create(name="arbiters")[0])
+    arbiter.groups.add(Group.objects.get_or_create(name=ARBITERS)[0])
     return admin, arbiter, created
 
 
 def _player(index: int, club: Any) -> Any:
-    from tournaments import services as tournaments
-    from tournaments.models import Player
-
     username = f"bot{index:02d}"
     existing = Player.objects.filter(user__username=username).first()
     if existing is not None:
@@ -139,9 +138,6 @@ def _bots(players: list[Any], seed: str) -> dict[int, Any]:
 
 
 def _tournament(game: Any, plan: DemoPlan, players: list[Any], admin: Any, club: Any) -> Any:
-    from tournaments import services as tournaments
-    from tournaments.models import Tournament
-
     count = Tournament.objects.filter(game_id=game.id).count()
     tournament = tournaments.tournament_create(
         name=f"{game.name} demo night" + (f" {count + 1}" if count else ""),
@@ -160,10 +156,6 @@ def _tournament(game: Any, plan: DemoPlan, players: list[Any], admin: Any, club:
 
 def _play_round(tournament: Any, admin: Any, bots: dict[int, Any], seed: str) -> None:
     """Pair, confirm and release a round, let the bots play every table, verify and rate."""
-    from events.models import Stream
-    from ratings.verification import game_verify_and_rate
-    from tournaments import services as tournaments
-
     drawn = tournaments.round_pair_next(tournament=tournament, by=admin)
     released = tournaments.round_release(round_=tournaments.round_confirm(round_=drawn))
     for table in released.tables.filter(is_bye=False).exclude(stream_id=None):
@@ -174,8 +166,6 @@ def _play_round(tournament: Any, admin: Any, bots: dict[int, Any], seed: str) ->
 
 def bots_play(stream: Any, bots: dict[int, Any], *, max_moves: int = 100_000) -> None:
     """Bots post moves to ``stream`` through the event store's service until the game ends."""
-    from events.services import stream_append_move
-
     game = engine.get(stream.game)
     seats = dict(stream.seats.values_list("seat", "user_id"))
     state = game.new_game(
@@ -198,10 +188,6 @@ def bots_play(stream: Any, bots: dict[int, Any], *, max_moves: int = 100_000) ->
 
 def _open_a_dispute(tournaments_made: list[Any], say: Callable[[str], None]) -> None:
     """One open dispute, so the arbiter's list and the admin show what one looks like."""
-    from events.models import StreamSeat
-    from ratings.disputes import DisputeError, dispute_open
-    from tournaments.models import Table
-
     if not tournaments_made:
         return
     table = (

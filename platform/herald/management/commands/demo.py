@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from ratings import demo
+from herald import demo
 
 
 class Command(BaseCommand):

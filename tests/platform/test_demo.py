@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 import engine
 from events.models import Stream
-from ratings import demo
+from herald import demo
 from ratings.models import Dispute, RatedGame, Rating, Verification
 from tournaments.models import Result, Tournament
 

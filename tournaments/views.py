@@ -17,9 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from herald.api import ApiError
 from tournaments import selectors, services
-from tournaments.errors import NotAllowed, TournamentError
+from tournaments.errors import NotAllowed
 from tournaments.models import Registration, Result, Round, Table, Tournament
 from tournaments.serializers import (
     CheckInIn,
@@ -53,12 +52,7 @@ ERRORS = {
 
 
 class TournamentView(APIView):
-    """Base view: service errors become the contract's error body."""
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, TournamentError):
-            exc = ApiError(exc.status, exc.code, exc.detail, **exc.extra)
-        return super().handle_exception(exc)
+    """Base view: reads a validated body; service errors leave by herald's exception handler."""
 
     def body(self, serializer_class: type, request: Request) -> dict[str, Any]:
         serializer = serializer_class(data=request.data)
