@@ -38,6 +38,7 @@ run: demo
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	PYTHONPATH=.:platform $(BIN)/lint-imports
 
 typecheck: venv
 	$(BIN)/mypy engine platform/herald events tournaments ratings bench
