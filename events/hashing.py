@@ -238,10 +238,14 @@ def hashed_payload(
     """The payload the chain hashes for this event under ``hash_format``."""
     if hash_format == HASH_FORMAT_FULL:
         return payload
-    shown = reveal_parts(
+    # A copy for a viewer who sees nothing is the hashed payload but for the public move it
+    # carries as ``move``: one pass over the effects (this runs on every append).
+    sealed = reveal_parts(
         stream_id=stream_id, seq=seq, type=type, payload=payload, seed=seed, shown=_nothing
     )
-    return sealed_payload_from_shown(shown)
+    if "move_commitment" in sealed:
+        del sealed["move"]
+    return sealed
 
 
 def _nothing(part: str) -> bool:

@@ -52,7 +52,9 @@ def stream_summary(
         "status": stream.status,
         "version": stream.version,
         "seed_commitment": stream.seed_commitment,
-        "head_hash": stream.head_hash if _shows_hashes(stream, access) else None,
+        "head_hash": stream.head_hash
+        if _shows_hashes(stream, full=access is None or access.sees_everything)
+        else None,
         "context": stream.context,
     }
     if stream.is_finished:
@@ -86,13 +88,12 @@ def stream_view(access: StreamAccess) -> dict[str, Any]:
 # -- events ---------------------------------------------------------------------------------
 
 
-def _shows_hashes(stream: Stream, access: StreamAccess | None) -> bool:
+def _shows_hashes(stream: Stream, *, full: bool) -> bool:
     """Whether the chain's hashes may be shown: always under the commitment rule; under the
-    old full-payload rule (format 1) only after the end or to those who see everything, since
-    a hidden value with few possibilities could be found there by hashing guesses."""
-    if stream.hash_format != HASH_FORMAT_FULL or stream.is_finished:
-        return True
-    return access is None or access.sees_everything
+    old full-payload rule (format 1) only after the end or to those who see everything
+    (``full``), since a hidden value with few possibilities could be found there by hashing
+    guesses."""
+    return full or stream.hash_format != HASH_FORMAT_FULL or stream.is_finished
 
 
 def effect_for_viewer(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -149,7 +150,7 @@ def event_json(
     matched against guesses of what the payload withholds.
     """
     stream = stream or event.stream
-    hashes = full or stream.hash_format != HASH_FORMAT_FULL or stream.is_finished
+    hashes = _shows_hashes(stream, full=full)
     return {
         "seq": event.seq,
         "type": event.type,
