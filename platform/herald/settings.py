@@ -44,6 +44,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before common: the language is the visitor's choice (the switcher's
+    # cookie), else the browser's Accept-Language, else English.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -165,7 +168,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "herald.authentication.RevokeTokensOnPasswordChange"},
 ]
 
-LANGUAGE_CODE = "en-gb"
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+# The catalogues are committed compiled (.mo beside .po): a fresh clone serves French with no
+# gettext tools installed.
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Paris")
 USE_I18N = True
 USE_TZ = True
@@ -174,7 +181,10 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [PLATFORM_DIR / "static"]
 
-LOGIN_URL = "/admin/login/"
+# The site's own login (Django's auth views under /accounts/); the admin keeps its login page.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "me"
+LOGOUT_REDIRECT_URL = "home"
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes a missing or bad token a 401, not a 403.

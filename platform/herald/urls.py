@@ -20,6 +20,12 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    # Log in, log out, password change and reset: Django's auth views (url names login,
+    # logout, password_change, password_reset, ...), templates in templates/registration/.
+    path("accounts/", include("django.contrib.auth.urls")),
+    # The language switcher posts to set_language (url name "set_language").
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("me/", views.me, name="me"),
     path("api/v1/", include(api_v1)),
     path("tournaments/", include("tournaments.urls_pages")),
     path("ratings/", include("ratings.urls_pages")),

@@ -1,5 +1,6 @@
 """Platform views: the front page and the health check."""
 
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
@@ -22,6 +23,13 @@ def home(request: HttpRequest) -> HttpResponse:
         "pools": [(pool, names.get(pool.game, pool.game)) for pool in ratings.pool_list()],
     }
     return render(request, "herald/home.html", context)
+
+
+@require_GET
+@login_required
+def me(request: HttpRequest) -> HttpResponse:
+    """The signed-in person's own page ("My Herald")."""
+    return render(request, "herald/me.html", {})
 
 
 @require_GET
