@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+import engine
+from engine.blazon.cards import DataError as BlazonDataError
 from engine.core import (
     BadMove,
     EditionDataError,
@@ -16,6 +18,7 @@ from engine.core import (
     Option,
     Result,
     Rng,
+    SetupRecord,
     Termination,
     from_plain,
     move_type,
@@ -24,10 +27,14 @@ from engine.core import (
     options_schema,
     ranks_from_keys,
     replay_compatible,
+    rules_since,
     seats_after,
     seed_commitment,
     to_plain,
 )
+from engine.core.replay import start
+from engine.sept_blasons.cards import DataError as SeptDataError
+from engine.treize_couronnes.cards import EditionError
 
 # -- RNG: fixed vectors. If one of these changes, every stored game stops replaying. --------
 
@@ -293,10 +300,6 @@ def test_next_seat_goes_clockwise_and_skips() -> None:
 
 
 def test_every_game_raises_the_one_edition_data_error() -> None:
-    from engine.blazon.cards import DataError as BlazonDataError
-    from engine.sept_blasons.cards import DataError as SeptDataError
-    from engine.treize_couronnes.cards import EditionError
-
     assert BlazonDataError is SeptDataError is EditionError is EditionDataError
     assert issubclass(EditionDataError, EngineError)
     assert issubclass(EditionDataError, ValueError)  # what callers caught before
@@ -324,10 +327,6 @@ def test_a_state_carries_the_engine_version_its_game_was_set_up_under() -> None:
     """The recorded version reaches the state through the setup record and survives a clone
     (even a game's own written-out clone), a move and the state's JSON; a version of another
     major is refused; a new game gets the running version."""
-    import engine
-    from engine.core import InvalidOptions, SetupRecord, rules_since
-    from engine.core.replay import start
-
     game = engine.get("13-couronnes")
     record = SetupRecord("13-couronnes", "reconstructed-1", 2, {}, "v", engine_version="1.2.0")
     assert SetupRecord.from_json(record.to_json()) == record

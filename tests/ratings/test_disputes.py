@@ -11,6 +11,7 @@ from django.test import override_settings
 
 from events.models import Event, Stream
 from events.selectors import stream_verify
+from events.states import current_state, replay_stream
 from ratings import selectors
 from ratings.disputes import DisputeError, dispute_open, dispute_rule
 from ratings.models import Dispute, RatedGame, RatingChange, RecomputeJob
@@ -154,8 +155,6 @@ def test_upholding_a_failed_verification_counts_the_game_again(
 def test_replay_from_move_n_opens_a_stream_continuing_from_that_state(
     finished: Callable[..., Any], seated: list[Any], arbiter: Any
 ) -> None:
-    from events.states import current_state, replay_stream
-
     old = finished(3, turns=8)
     game_verify_and_rate(stream_id=old.pk)
     dispute = dispute_open(stream_id=old.pk, user=seated[0], reason="a misplay at move 5")
