@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from engine.core import is_competition_ranking
 from events.errors import StreamError, StreamNotFound
 from events.models import Stream, StreamSeat
 from events.services import stream_append_ruling, stream_continue_from
@@ -196,8 +197,7 @@ def _checked_ranks(stream_id: uuid.UUID, ranks: Sequence[int] | None) -> list[in
     if ranks is None or len(ranks) != seats:
         raise DisputeError(f"Give one rank per seat ({seats}) to amend the result.")
     values = [int(r) for r in ranks]
-    expected = [1 + sum(1 for other in values if other < r) for r in values]
-    if values != expected:
+    if not is_competition_ranking(values):
         raise DisputeError(
             "Ranks are 1-based with ties sharing a place and the next place skipped "
             f"(e.g. 1, 1, 3); got {', '.join(map(str, values))}."

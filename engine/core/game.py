@@ -144,6 +144,16 @@ def ranks_from_keys(keys: Sequence[Any]) -> tuple[int, ...]:
     return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
 
 
+def is_competition_ranking(ranks: Sequence[int]) -> bool:
+    """Whether ``ranks`` are competition ranks: 1 the best, ties sharing a place and the next
+    place skipped (1, 1, 3), as ``ranks_from_keys`` makes them.
+
+    >>> is_competition_ranking([1, 1, 3]), is_competition_ranking([1, 1, 2])
+    (True, False)
+    """
+    return tuple(ranks) == ranks_from_keys([-rank for rank in ranks])
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """What the registry says about a game."""

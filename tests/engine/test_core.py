@@ -21,6 +21,7 @@ from engine.core import (
     SetupRecord,
     Termination,
     from_plain,
+    is_competition_ranking,
     move_type,
     next_seat,
     normalize_options,
@@ -268,6 +269,16 @@ def test_options_schema_refuses_unknown_keys() -> None:
 def test_competition_ranks_share_ties() -> None:
     assert ranks_from_keys([10, 30, 10, 20]) == (3, 1, 3, 2)
     assert ranks_from_keys([(5, 1), (5, 2), (5, 1)]) == (2, 1, 2)
+
+
+def test_competition_ranking_is_what_ranks_from_keys_makes() -> None:
+    assert is_competition_ranking([1, 1, 3])
+    assert is_competition_ranking([3, 1, 3, 2])
+    assert is_competition_ranking([1])
+    assert not is_competition_ranking([1, 1, 2])  # the place after a tie is skipped
+    assert not is_competition_ranking([0, 1])  # 1 is the best
+    assert not is_competition_ranking([1, 3])  # no gap without a tie
+    assert not is_competition_ranking([2, 2])
 
 
 def test_result_round_trips() -> None:
