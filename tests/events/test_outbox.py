@@ -21,10 +21,9 @@ from events.services import (
     outbox_routes,
     outbox_sweep,
     outbox_task_done,
-    stream_append_move,
 )
-from events.states import current_state
 from herald.celery import app
+from tests.events.conftest import play_one
 from tests.ratings.workers import RedisServer, broker
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,13 +57,7 @@ def broker_down() -> Iterator[None]:
 
 def finish(toy: Any, stream: Stream) -> None:
     while not stream.is_finished:
-        state = current_state(stream)
-        seat = toy.to_act(state)[0]
-        move = toy.legal_moves(state, seat)[0].to_json()
-        stream_append_move(
-            stream_id=stream.pk, seat=seat, move=move, expected_version=stream.version
-        )
-        stream.refresh_from_db()
+        play_one(toy, stream)
 
 
 @needs_a_broker

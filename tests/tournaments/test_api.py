@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from tests.api import client_for
 from tests.tournaments.factories import (
     GAME,
     UserFactory,
@@ -21,14 +22,6 @@ from tournaments import services
 from tournaments.models import Player, Registration, Round, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user: Any | None) -> APIClient:
-    client = APIClient()
-    client.default_format = "json"  # the API takes JSON only
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture

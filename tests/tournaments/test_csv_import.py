@@ -27,14 +27,6 @@ def players_csv(count: int, *, start: int = 0) -> str:
     )
 
 
-@pytest.fixture
-def api(organiser: Any) -> APIClient:
-    client = APIClient()
-    client.default_format = "json"
-    client.force_authenticate(organiser)
-    return client
-
-
 def import_url(tournament: Tournament) -> str:
     return f"/api/v1/tournaments/{tournament.pk}/registrations/import"
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from rest_framework.test import APIClient
 
 from events.models import Stream
+from tests.api import client_for
 from tests.tournaments.factories import (
     GAME,
     ClubFactory,
@@ -26,13 +26,6 @@ from tournaments.errors import NotAllowed
 from tournaments.models import Club, ClubMembership, Player, Registration, Round, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user: Any) -> APIClient:
-    client = APIClient()
-    client.default_format = "json"
-    client.force_authenticate(user)
-    return client
 
 
 def assert_forbidden(response: Any, words: str = "") -> None:
