@@ -55,6 +55,16 @@ class Effect:
         """True when ``seat`` (None: a spectator) may see ``data``."""
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
+    def to_json(self) -> dict[str, Any]:
+        """The whole effect, as the event store keeps it: with ``visible_to``, so that a reader
+        can withhold ``data`` from the seats that may not see it."""
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "data": to_plain(self.data),
+            "visible_to": self.visible_to,
+        }
+
     def public_json(self, seat: int | None) -> dict[str, Any]:
         """The effect as ``seat`` may see it: data withheld unless visible to that seat."""
         shown: dict[str, Any] = {"kind": self.kind, "text": self.text}

@@ -11,6 +11,7 @@ from engine.blazon.cards import DataError as BlazonDataError
 from engine.core import (
     BadMove,
     EditionDataError,
+    Effect,
     EngineError,
     InvalidOptions,
     Move,
@@ -279,6 +280,19 @@ def test_competition_ranking_is_what_ranks_from_keys_makes() -> None:
     assert not is_competition_ranking([0, 1])  # 1 is the best
     assert not is_competition_ranking([1, 3])  # no gap without a tie
     assert not is_competition_ranking([2, 2])
+
+
+def test_an_effect_is_stored_whole_and_shown_to_its_seats_only() -> None:
+    effect = Effect("chance", "seat 0 draws", {"cards": (3, 7)}, visible_to=[0])
+    assert effect.to_json() == {
+        "kind": "chance",
+        "text": "seat 0 draws",
+        "data": {"cards": [3, 7]},
+        "visible_to": [0],
+    }
+    assert effect.public_json(0)["data"] == {"cards": [3, 7]}
+    assert "data" not in effect.public_json(1)
+    assert "data" not in effect.public_json(None)
 
 
 def test_result_round_trips() -> None:

@@ -17,21 +17,11 @@ from ratings.disputes import DisputeError, dispute_open, dispute_rule
 from ratings.models import Dispute, RatedGame, RatingChange, RecomputeJob
 from ratings.services import recompute_run
 from ratings.verification import game_verify_and_rate
-from tests.ratings.games import play_stream
+from tests.ratings.games import play_stream, rated_history
 from tests.ratings.reference import rate_from_scratch
 from tests.tamper import stream_tamper
 
 pytestmark = pytest.mark.django_db
-
-
-def rated_history(count: int, finished: Callable[..., Any]) -> list[Any]:
-    """``count`` finished, verified and rated games over rotating tables of four."""
-    streams = []
-    for index in range(count):
-        stream = finished(4, first=index % 3, bot_seed=f"history-{index}")
-        game_verify_and_rate(stream_id=stream.pk)
-        streams.append(stream)
-    return streams
 
 
 def run_jobs() -> None:
