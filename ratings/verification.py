@@ -1,4 +1,5 @@
-"""Verifying a finished game, and what follows: entering it in its pool or opening a dispute.
+"""Verifying a finished game, and what follows: entering it in its pool or opening a dispute;
+the sweep that verifies and rates what a lost task message left waiting.
 
 The checks are the event store's own (``events.selectors.stream_verify``, the function behind
 GET /streams/{id}/verify), so the worker and the API give one verdict: the engine running here
