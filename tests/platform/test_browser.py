@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from tests.conftest import services_required
 from tests.tournaments.factories import make_tournament
@@ -44,10 +45,6 @@ def _unavailable(reason: str) -> None:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the module."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("Playwright is not installed")
     if not shutil.which(CHROMIUM):
         _unavailable(f"Chromium is not installed ({CHROMIUM}; apt-get install chromium)")
     # Playwright's sync API keeps an event loop in this thread; Django's database calls in the
