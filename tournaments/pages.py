@@ -23,6 +23,27 @@ TIEBREAKER_LABELS = {
 }
 
 
+def index(request: HttpRequest) -> HttpResponse:
+    """Every tournament: running, then upcoming, then finished, with game, club, rounds, dates."""
+    return render(request, "tournaments/index.html", {"groups": selectors.tournaments_grouped()})
+
+
+def club_list(request: HttpRequest) -> HttpResponse:
+    """Every club, with its members and tournaments counted."""
+    return render(request, "tournaments/club_list.html", {"clubs": selectors.club_list_counted()})
+
+
+def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A club: its tournaments (grouped like the index), its organisers' names, its size."""
+    club = get_object_or_404(selectors.club_list_counted(), pk=pk)
+    context = {
+        "club": club,
+        "groups": selectors.tournaments_grouped(selectors.club_tournaments(club)),
+        "organisers": selectors.club_organiser_names(club),
+    }
+    return render(request, "tournaments/club_detail.html", context)
+
+
 def overview(request: HttpRequest, pk: int) -> HttpResponse:
     """The tournament's settings in words and its rounds, each with links to its pairings."""
     tournament = get_object_or_404(selectors.tournament_list(), pk=pk)
