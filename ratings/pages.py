@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 import engine
@@ -136,9 +137,14 @@ def player_history(request: HttpRequest, pool_id: int, player_id: int) -> HttpRe
     for change in changes:
         table = tables.get(change.stream_id)
         label = (
-            f"{table.round.tournament.name}, round {table.round.number}, table {table.number}"
+            gettext("%(tournament)s, round %(round)s, table %(table)s")
+            % {
+                "tournament": table.round.tournament.name,
+                "round": table.round.number,
+                "table": table.number,
+            }
             if table is not None
-            else f"game {str(change.stream_id)[:8]}"
+            else gettext("game %(id)s") % {"id": str(change.stream_id)[:8]}
         )
         lines.append(
             HistoryLine(
