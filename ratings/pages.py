@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 import engine
@@ -56,6 +57,29 @@ def _club_id(request: HttpRequest, clubs: list[Any]) -> int | None:
     if club_id is None or club_id not in {club.pk for club in clubs}:
         raise Http404(f"There is no club with id {raw!r}.")
     return club_id
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    """One entry per rating pool: its game, edition family, rated players and top three."""
+    summaries = selectors.pool_summaries(top=3)
+    names = tournaments.display_names(
+        row.player_id for summary in summaries for row in summary.leaders
+    )
+    context = {
+        "pools": [
+            {
+                "summary": summary,
+                "game_name": _game_name(summary.pool.game),
+                "leaders": [
+                    (row, names.get(row.player_id, row.username)) for row in summary.leaders
+                ],
+            }
+            for summary in summaries
+        ],
+        "provisional_games": selectors.provisional_games(),
+    }
+    return render(request, "ratings/index.html", context)
 
 
 @require_GET
@@ -113,9 +137,14 @@ def player_history(request: HttpRequest, pool_id: int, player_id: int) -> HttpRe
     for change in changes:
         table = tables.get(change.stream_id)
         label = (
-            f"{table.round.tournament.name}, round {table.round.number}, table {table.number}"
+            gettext("%(tournament)s, round %(round)s, table %(table)s")
+            % {
+                "tournament": table.round.tournament.name,
+                "round": table.round.number,
+                "table": table.number,
+            }
             if table is not None
-            else f"game {str(change.stream_id)[:8]}"
+            else gettext("game %(id)s") % {"id": str(change.stream_id)[:8]}
         )
         lines.append(
             HistoryLine(

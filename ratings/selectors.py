@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F, QuerySet
+from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 
 from events.access import streams_visible_to
 from events.models import Event, Stream, StreamSeat
@@ -37,6 +38,52 @@ def provisional_games() -> int:
 def pool_list() -> QuerySet[RatingPool]:
     """Every rating pool, by game and edition family."""
     return RatingPool.objects.order_by("game", "edition_family")
+
+
+@dataclass(frozen=True)
+class PoolSummary:
+    """A pool as the ratings index shows it: how many are rated, and the first few."""
+
+    pool: RatingPool
+    rated_players: int
+    leaders: list[LeaderboardRow]
+
+
+def pool_summaries(*, top: int = 3) -> list[PoolSummary]:
+    """Every pool with its number of rated players and its ``top`` best (the leaderboard's
+    order), in two queries whatever the number of pools."""
+    pools = pool_list().annotate(rated_players=Count("ratings", filter=Q(ratings__games__gt=0)))
+    place = Window(
+        RowNumber(),
+        partition_by=[F("pool_id")],
+        order_by=[F("score").desc(), F("games").desc(), F("player_id").asc()],
+    )
+    best = (
+        Rating.objects.filter(games__gt=0)
+        .annotate(score=F("mu") - 3 * F("sigma"))
+        .annotate(place=place)
+        .filter(place__lte=top)
+        .select_related("player")
+    )
+    threshold = provisional_games()
+    leaders: dict[int, list[LeaderboardRow]] = {}
+    for rating in sorted(best, key=lambda r: (r.pool_id, r.place)):
+        leaders.setdefault(rating.pool_id, []).append(
+            LeaderboardRow(
+                position=rating.place,
+                player_id=rating.player_id,
+                username=rating.player.get_username(),
+                mu=rating.mu,
+                sigma=rating.sigma,
+                conservative=rating.mu - 3 * rating.sigma,
+                games=rating.games,
+                provisional=rating.games < threshold,
+            )
+        )
+    return [
+        PoolSummary(pool=pool, rated_players=pool.rated_players, leaders=leaders.get(pool.pk, []))
+        for pool in pools
+    ]
 
 
 def pool_find(*, game: str, edition_family: str | None = None) -> RatingPool | None:

@@ -1,9 +1,10 @@
-"""Printable pages and CSV exports: they render, name everyone and link the print CSS."""
+"""Printable pages and CSV exports: they render, name everyone and link the site's stylesheet."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from django.test import Client
@@ -49,7 +50,9 @@ def get_page(url: str) -> str:
     assert response.status_code == 200, url
     assert response["Content-Type"].startswith("text/html")
     html = response.content.decode()
-    assert 'href="/static/tournaments/print.css"' in html
+    # The one stylesheet of the site (its @media print rules make the A4 sheet), and no other.
+    assert re.findall(r'rel="stylesheet" href="([^"]+)"', html) == ["/static/herald/site.css"]
+    assert "data-print" in html
     return html
 
 
