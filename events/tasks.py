@@ -27,6 +27,16 @@ def outbox_noop(**payload: Any) -> dict[str, Any]:
     return payload
 
 
+@shared_task(name="events.send_stream_advanced", acks_late=True)
+def send_stream_advanced(*, stream: str, version: int) -> bool:
+    """The outbox's fallback for a live message the committing process could not send: send it
+    now. Raises while the channel layer is down, so the entry stays undone and is sent again."""
+    from events.live import advanced_message, group_send, stream_group
+
+    group_send(stream_group(stream), advanced_message(stream, version))
+    return True
+
+
 @task_success.connect
 def _outbox_entry_done(sender: Task | None = None, **_: Any) -> None:
     """Whatever task an outbox entry was routed to, its success marks the entry done."""

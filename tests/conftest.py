@@ -273,3 +273,128 @@ def throttling_off(settings: Any) -> None:
     from one address and one user. Tests of throttling turn it back on (tests/platform/test_auth.py)."""
     settings.HERALD_THROTTLE = False
     settings.AXES_ENABLED = False
+
+
+# -- a live ASGI server process -------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now (the server binds it right after)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class AsgiServer:
+    """A real ASGI server process (daphne, as production's sockets service runs it) serving
+    herald.asgi on a free port: HTTP, static files and the game sockets, on the test database
+    and the Redis channel layer. ``url`` is its base URL, ``ws_url`` the same for sockets."""
+
+    def __init__(self, *, env: dict[str, str], log_path: Path) -> None:
+        self.env = env
+        self.log_path = log_path
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 60.0) -> None:
+        """Start the server and wait until /healthz answers 200."""
+        import urllib.request
+
+        log = self.log_path.open("ab")
+        command = [
+            sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+            "--access-log", os.devnull, "herald.asgi:application",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the ASGI server exited early:\n{self.log_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"the ASGI server did not answer within {timeout}s:\n{self.log_text()}")
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM), then make sure it is gone."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+def asgi_server_environment(**overrides: str) -> dict[str, str]:
+    """A server process's environment: this session's database, Redis, channel layer and Celery
+    queue, DEBUG off (the pages as a club sees them), static files served by the process."""
+    from django.conf import settings
+
+    env = worker_environment(settings.CELERY_TASK_DEFAULT_QUEUE)
+    env.update(
+        DJANGO_SETTINGS_MODULE="herald.settings",
+        CHANNEL_LAYER_URL=settings.CHANNEL_LAYER_URL,
+        DEBUG="false",
+        HERALD_SERVE_STATIC="true",
+        HERALD_THROTTLE="false",
+        LOG_LEVEL="WARNING",
+    )
+    env.update(overrides)
+    return env
+
+
+def _require_postgres_and_redis() -> None:
+    for problem in (_postgres_problem(), _redis_problem()):
+        if problem:
+            problem = f"{problem}; needed for a live ASGI server on the test database"
+            if services_required():
+                pytest.fail(problem, pytrace=False)
+            pytest.skip(problem)
+
+
+@pytest.fixture(scope="session")
+def asgi_server_factory(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Any]:
+    """Starts ASGI server processes (:class:`AsgiServer`) on the test database; all are stopped
+    at the end of the session. Tests using them need committed data:
+    ``django_db(transaction=True)``."""
+    servers: list[AsgiServer] = []
+
+    def start(**env: str) -> AsgiServer:
+        _require_postgres_and_redis()
+        with django_db_blocker.unblock():
+            environment = asgi_server_environment(**env)
+        log_path = tmp_path_factory.mktemp("asgi") / f"{uuid.uuid4().hex}.log"
+        server = AsgiServer(env=environment, log_path=log_path)
+        servers.append(server)
+        server.start()
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def asgi_server(asgi_server_factory: Any) -> AsgiServer:
+    """One live ASGI server process for the session (PostgreSQL and Redis needed: skipped
+    without them, failed under HERALD_REQUIRE_SERVICES=1)."""
+    server: AsgiServer = asgi_server_factory()
+    return server
