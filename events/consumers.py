@@ -31,7 +31,7 @@ def stream_version_for(user: Any, stream_id: str) -> int | None:
         return None
 
 
-class StreamConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class StreamConsumer(AsyncJsonWebsocketConsumer):
     """One client's socket on one game stream."""
 
     stream_id: str = ""

@@ -20,6 +20,7 @@ import logging
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.db import transaction
 
 from herald.layers import group_send
@@ -40,9 +41,20 @@ def advanced_message(stream_id: UUID | str, version: int) -> dict[str, Any]:
 
 
 def announce_advanced(stream_id: UUID | str, version: int) -> None:
-    """Once the caller's transaction commits, tell the stream's sockets it is at ``version``."""
+    """Once the caller's transaction commits, tell the stream's sockets it is at ``version``.
+
+    ``HERALD_LIVE_SEND``: "direct" (the default: group_send on commit, the outbox if that
+    fails), "outbox" (an outbox entry in the transaction, always; a Celery task sends it) or
+    "off" (no live messages: a server with no sockets to serve).
+    """
+    mode = getattr(settings, "HERALD_LIVE_SEND", "direct")
     stream, at = str(stream_id), int(version)
-    transaction.on_commit(lambda: send_advanced(stream, at))
+    if mode == "direct":
+        transaction.on_commit(lambda: send_advanced(stream, at))
+    elif mode == "outbox":
+        from events.outbox import outbox_publish
+
+        outbox_publish(topic=ADVANCED, payload={"stream": stream, "version": at})
 
 
 def send_advanced(stream_id: str, version: int, *, fallback: bool = True) -> bool:

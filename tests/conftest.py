@@ -11,6 +11,7 @@ the marked tests are skipped with a reason, and the summary counts them; with
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -360,9 +361,9 @@ def asgi_server_environment(**overrides: str) -> dict[str, str]:
 
 
 def _require_postgres_and_redis() -> None:
-    for problem in (_postgres_problem(), _redis_problem()):
-        if problem:
-            problem = f"{problem}; needed for a live ASGI server on the test database"
+    for found in (_postgres_problem(), _redis_problem()):
+        if found:
+            problem = f"{found}; needed for a live ASGI server on the test database"
             if services_required():
                 pytest.fail(problem, pytrace=False)
             pytest.skip(problem)
@@ -398,3 +399,146 @@ def asgi_server(asgi_server_factory: Any) -> AsgiServer:
     without them, failed under HERALD_REQUIRE_SERVICES=1)."""
     server: AsgiServer = asgi_server_factory()
     return server
+
+
+# -- a real browser on the live ASGI server -------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Chromium's own calls home are refused by this network; without these flags it retries them.
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+# Collects the page's Content-Security-Policy violations (securitypolicyviolation events).
+WATCH_VIOLATIONS = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation",
+  (e) => window.__violations.push(e.violatedDirective + " " + e.blockedURI));
+"""
+# Chromium asks for /favicon.ico when a page links no icon; main's base.html links none yet (the
+# site's favicon is another part of issue 14). Remove this once base.html links its icon.
+NOT_YET_THERE = ("/favicon.ico",)
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _browser_unavailable(reason: str) -> None:
+    if services_required():
+        pytest.fail(f"HERALD_REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Debian Chromium (Playwright) for the session; skipped without it (failed
+    under HERALD_REQUIRE_SERVICES=1: `.ci/run` installs it)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _browser_unavailable("Playwright is not installed")
+    if not shutil.which(CHROMIUM):
+        _browser_unavailable(f"Chromium is not installed ({CHROMIUM}; apt-get install chromium)")
+    # Playwright's sync API keeps an event loop in this thread; Django's database calls in the
+    # tests (fixtures, factories) are synchronous code beside it, not async code.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+class BrowserProblems:
+    """What went wrong in the page while a test ran: console errors, uncaught exceptions,
+    failed requests, answers of 400 and more, CSP violations. A test that expects one (a 404
+    page) says so with :meth:`allow`."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.allowed: list[str] = list(NOT_YET_THERE)
+
+    def allow(self, fragment: str) -> None:
+        """Problems whose text contains ``fragment`` are expected, not failures."""
+        self.allowed.append(fragment)
+
+    def add(self, text: str) -> None:
+        self.seen.append(text)
+
+    def unexpected(self) -> list[str]:
+        return [p for p in self.seen if not any(fragment in p for fragment in self.allowed)]
+
+
+@pytest.fixture
+def browser_problems() -> BrowserProblems:
+    """The problems :func:`browser_page` watches; ``browser_problems.allow("404")``."""
+    return BrowserProblems()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Any:
+    """Keep each phase's report on the item, so fixtures can tell that their test failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+def watch_page(page: Any, problems: BrowserProblems) -> None:
+    """Record in ``problems`` what goes wrong in ``page`` from now on."""
+
+    def console(message: Any) -> None:
+        if message.type == "error":
+            problems.add(f"console error: {message.text} ({message.location.get('url', '')})")
+
+    def response(answer: Any) -> None:
+        if answer.status >= 400:
+            problems.add(f"answer {answer.status}: {answer.request.method} {answer.url}")
+
+    page.on("console", console)
+    page.on("response", response)
+    page.on("pageerror", lambda error: problems.add(f"uncaught exception: {error}"))
+    page.on("requestfailed", lambda req: problems.add(f"request failed: {req.url} ({req.failure})"))
+
+
+@pytest.fixture
+def browser_page(
+    browser: Any,
+    asgi_server: AsgiServer,
+    browser_problems: BrowserProblems,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+) -> Iterator[Any]:
+    """A Playwright page at phone width (390 px; ``page.set_viewport_size(DESKTOP)`` for a
+    desktop) on the live ASGI server: ``page.goto("/me/")`` is relative to it.
+
+    The test fails on any console error, uncaught exception, failed request, answer of 400 or
+    more, or CSP violation it did not :meth:`BrowserProblems.allow`, and a failed test leaves a
+    screenshot (its path is in the failure). Tests need committed data:
+    ``django_db(transaction=True)``.
+    """
+    context = browser.new_context(viewport=PHONE, base_url=asgi_server.url)
+    page = context.new_page()
+    page.add_init_script(WATCH_VIOLATIONS)
+    watch_page(page, browser_problems)
+    yield page
+    try:
+        violations = page.evaluate("window.__violations || []") if not page.is_closed() else []
+    except Exception:  # the page navigated away or crashed: its other problems say why
+        violations = []
+    for violation in violations:
+        browser_problems.add(f"CSP violation: {violation}")
+    failed = getattr(request.node, "report_call", None)
+    unexpected = browser_problems.unexpected()
+    shot = tmp_path / "browser-failure.png"
+    if (unexpected or (failed is not None and failed.failed)) and not page.is_closed():
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"screenshot of the failed page: {shot}")
+    context.close()
+    if unexpected:
+        pytest.fail(
+            "the browser reported problems:\n  "
+            + "\n  ".join(unexpected)
+            + f"\nscreenshot: {shot}",
+            pytrace=False,
+        )

@@ -172,6 +172,11 @@ if CHANNEL_LAYER_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# How a committed append reaches the sockets (events.live): "direct" (group_send on commit,
+# the outbox only when that fails), "outbox" (always through an outbox entry and a Celery task)
+# or "off". docs/operations.md has bench/append.py's figures for each.
+HERALD_LIVE_SEND = env.str("HERALD_LIVE_SEND", default="direct")
+
 # Celery: a real broker when REDIS_URL is set; otherwise tasks run eagerly, in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None

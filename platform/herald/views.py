@@ -42,8 +42,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "channel_layer": health.channel_layer,
     }
     if not health.ok:
-        down = [
-            name for name, status in body.items() if status not in {"ok", "eager", "in-memory"}
-        ]
+        down = [name for name, status in body.items() if status not in {"ok", "eager", "in-memory"}]
         body["detail"] = "Down: " + ", ".join(down) + "."
     return JsonResponse(body, status=200 if health.ok else 503)

@@ -29,7 +29,7 @@ pytestmark = [
 ]
 
 GAME = "blazon"
-PASSWORD = "a long enough password 42"  # noqa: S105
+PASSWORD = "a long enough password 42"
 
 
 def session_cookie(username: str) -> str:
@@ -40,7 +40,9 @@ def session_cookie(username: str) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
-def open_socket(server: Any, stream: Stream, cookie: str = "", origin: str = "") -> ClientConnection:
+def open_socket(
+    server: Any, stream: Stream, cookie: str = "", origin: str = ""
+) -> ClientConnection:
     headers = {"Cookie": cookie} if cookie else {}
     return connect(
         f"{server.ws_url}/ws/games/{stream.pk}/",
@@ -65,7 +67,9 @@ def play_one_move(server: Any, stream: Stream, tokens: dict[int, str]) -> int:
     """The seat to act plays its first legal move over the server's HTTP API; the new version."""
     for seat, token in tokens.items():
         headers = {"Authorization": f"Token {token}"}
-        view = requests.get(f"{server.url}/api/v1/streams/{stream.pk}/view", headers=headers, timeout=10)
+        view = requests.get(
+            f"{server.url}/api/v1/streams/{stream.pk}/view", headers=headers, timeout=10
+        )
         assert view.status_code == 200, view.text
         moves = view.json().get("legal_moves")
         if moves:
