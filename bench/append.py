@@ -479,16 +479,27 @@ def print_aim(runs: dict[int, tuple[Figures, Figures, Figures]]) -> None:
 LIVE_LAYER_URL = os.environ.get("BENCH_CHANNEL_LAYER_URL", "redis://127.0.0.1:6379/0")
 
 
+def asgi_environment(**extra: str) -> dict[str, str]:
+    """An ASGI server's environment: psycopg's pool instead of persistent connections, which
+    Django's ASGI handler would open once per request thread (PostgreSQL then refuses "too
+    many clients"); without psycopg-pool, a connection per request."""
+    env = server_environment(**extra)
+    env["DATABASE_URL"] = DATABASE_URL
+    if importlib.util.find_spec("psycopg_pool") is not None:
+        env["DATABASE_POOL"] = "true"
+    return env
+
+
 def start_daphne(ports: Sequence[int], **extra: str) -> list[subprocess.Popen[bytes]]:
     """One daphne process per port (daphne has no workers: a site runs several behind its
     proxy); the clients are spread over the ports."""
-    env = server_environment(**extra)
+    env = asgi_environment(**extra)
     return [
         wait_listening(
             subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                  "--access-log", os.devnull, "bench._toy_asgi:application"],
-                cwd=ROOT, env=env, stderr=subprocess.DEVNULL,
+                cwd=ROOT, env=env,
             ),
             port,
             "daphne",
@@ -504,7 +515,7 @@ def start_uvicorn(port: int, **extra: str) -> subprocess.Popen[bytes]:
         "--port", str(port), "--workers", str(GUNICORN_WORKERS), "--no-access-log",
         "--log-level", "warning", "--timeout-keep-alive", "30", "--lifespan", "off",
     ]  # fmt: skip
-    process = subprocess.Popen(command, cwd=ROOT, env=server_environment(**extra))
+    process = subprocess.Popen(command, cwd=ROOT, env=asgi_environment(**extra))
     return wait_listening(process, port, "uvicorn")
 
 
@@ -539,10 +550,11 @@ def compare_servers() -> None:
     same run: gunicorn (today's HTTP server), daphne and uvicorn (ASGI), with
     ``GUNICORN_WORKERS`` processes each; the live modes as events.live sends them."""
     problem = live_problem()
+    pool = importlib.util.find_spec("psycopg_pool") is not None
     print(
         f"servers ({GUNICORN_WORKERS} processes each; live rows on the Redis channel layer, "
-        f"Celery eager): validated appends over HTTP"
-        + (f"; live rows skipped: {problem}" if problem else "")
+        f"Celery eager; ASGI servers on {'psycopg_pool' if pool else 'a connection per request'}"
+        "): validated appends over HTTP" + (f"; live rows skipped: {problem}" if problem else "")
     )
     for label, server, env in server_runs():
         ports = [free_port() for _ in range(GUNICORN_WORKERS)]
@@ -574,6 +586,46 @@ def compare_servers() -> None:
                 process.terminate()
             for process in processes:
                 process.wait(timeout=60)
+
+
+INTERLEAVED_APPENDS = int(os.environ.get("BENCH_INTERLEAVED", "300"))
+
+
+def interleaved_live_cost() -> None:
+    """The live modes side by side: one gunicorn per mode, all up at once, one client taking
+    turns between them, so a busy machine's drift hits every mode alike. Median latency of an
+    append and the servers' CPU per append, per mode."""
+    if live_problem() is not None:
+        return
+    live = {"CHANNEL_LAYER_URL": LIVE_LAYER_URL, "CHANNEL_LAYER_PREFIX": f"bench{os.getpid()}"}
+    modes = ["off", "direct", "outbox"]
+    ports = {mode: free_port() for mode in modes}
+    servers = {mode: start_gunicorn(ports[mode], **live, HERALD_LIVE_SEND=mode) for mode in modes}
+    try:
+        tables = make_tables(len(modes))
+        clients = {
+            mode: Client(ports[mode], table) for mode, table in zip(modes, tables, strict=True)
+        }
+        times: dict[str, list[float]] = {mode: [] for mode in modes}
+        cpu: dict[str, float] = dict.fromkeys(modes, 0.0)
+        for client in clients.values():
+            client.append()
+        for _ in range(INTERLEAVED_APPENDS):
+            for mode in modes:
+                before = cpu_by_group(servers[mode].pid)["server"]
+                times[mode].append(timed_append(clients[mode]))
+                cpu[mode] += cpu_by_group(servers[mode].pid)["server"] - before
+        print(f"live updates, interleaved ({INTERLEAVED_APPENDS} appends per mode, one client):")
+        for mode in modes:
+            median = 1000 * statistics.median(times[mode])
+            print(
+                f"  HERALD_LIVE_SEND={mode:<7} append p50 {median:6.2f} ms, "
+                f"server CPU {1000 * cpu[mode] / INTERLEAVED_APPENDS:5.2f} ms per append"
+            )
+    finally:
+        for server in servers.values():
+            server.terminate()
+            server.wait(timeout=60)
 
 
 def postgres_problem() -> str | None:
@@ -645,6 +697,7 @@ def main() -> None:
         server.wait(timeout=60)
     if os.environ.get("BENCH_SERVERS", "true").lower() not in {"0", "false", "no"}:
         compare_servers()
+        interleaved_live_cost()
 
 
 if __name__ == "__main__":

@@ -118,6 +118,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=5
     )
+# Under ASGI Django runs each request's synchronous code in a thread of its own, so persistent
+# connections (conn_max_age) would pile up, one per thread: an ASGI process serving HTTP uses
+# psycopg's pool instead (DATABASE_POOL=true, needs the psycopg-pool package; no conn_max_age).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
+    "DATABASE_POOL", default=False
+):
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = True
 # SQLite (the embedded default) has no row locks: a transaction that read and then writes fails
 # at once with "database is locked" when another writer got there first (a 500 instead of the
 # loser's 409). IMMEDIATE transactions take the write lock at BEGIN, so writers queue for it
