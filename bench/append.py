@@ -591,41 +591,64 @@ def compare_servers() -> None:
 INTERLEAVED_APPENDS = int(os.environ.get("BENCH_INTERLEAVED", "300"))
 
 
-def interleaved_live_cost() -> None:
-    """The live modes side by side: one gunicorn per mode, all up at once, one client taking
-    turns between them, so a busy machine's drift hits every mode alike. Median latency of an
-    append and the servers' CPU per append, per mode."""
-    if live_problem() is not None:
-        return
-    live = {"CHANNEL_LAYER_URL": LIVE_LAYER_URL, "CHANNEL_LAYER_PREFIX": f"bench{os.getpid()}"}
-    modes = ["off", "direct", "outbox"]
-    ports = {mode: free_port() for mode in modes}
-    servers = {mode: start_gunicorn(ports[mode], **live, HERALD_LIVE_SEND=mode) for mode in modes}
+def interleaved(title: str, starters: dict[str, Any]) -> None:
+    """Configurations side by side: every server up at once, one client taking turns between
+    them, so a busy machine's drift hits each alike. Median append latency and the server's
+    CPU per append. ``starters``: label -> function(port) returning the server's processes."""
+    ports = {label: free_port() for label in starters}
+    servers = {label: start(ports[label]) for label, start in starters.items()}
     try:
-        tables = make_tables(len(modes))
+        tables = make_tables(len(starters))
         clients = {
-            mode: Client(ports[mode], table) for mode, table in zip(modes, tables, strict=True)
+            label: Client(ports[label], table)
+            for label, table in zip(starters, tables, strict=True)
         }
-        times: dict[str, list[float]] = {mode: [] for mode in modes}
-        cpu: dict[str, float] = dict.fromkeys(modes, 0.0)
+        times: dict[str, list[float]] = {label: [] for label in starters}
+        cpu: dict[str, float] = dict.fromkeys(starters, 0.0)
         for client in clients.values():
             client.append()
         for _ in range(INTERLEAVED_APPENDS):
-            for mode in modes:
-                before = cpu_by_group(servers[mode].pid)["server"]
-                times[mode].append(timed_append(clients[mode]))
-                cpu[mode] += cpu_by_group(servers[mode].pid)["server"] - before
-        print(f"live updates, interleaved ({INTERLEAVED_APPENDS} appends per mode, one client):")
-        for mode in modes:
-            median = 1000 * statistics.median(times[mode])
-            print(
-                f"  HERALD_LIVE_SEND={mode:<7} append p50 {median:6.2f} ms, "
-                f"server CPU {1000 * cpu[mode] / INTERLEAVED_APPENDS:5.2f} ms per append"
-            )
+            for label, client in clients.items():
+                pids = [process.pid for process in servers[label]]
+                before = cpu_by_group(pids)["server"]
+                times[label].append(timed_append(client))
+                cpu[label] += cpu_by_group(pids)["server"] - before
+        print(f"{title}, interleaved ({INTERLEAVED_APPENDS} appends each, one client):")
+        for label in starters:
+            median = 1000 * statistics.median(times[label])
+            per_append = 1000 * cpu[label] / INTERLEAVED_APPENDS
+            print(f"  {label:<36} p50 {median:6.2f} ms, server CPU {per_append:5.2f} ms per append")
+        for client in clients.values():
+            client.conn.close()
     finally:
-        for server in servers.values():
-            server.terminate()
-            server.wait(timeout=60)
+        for processes in servers.values():
+            for process in processes:
+                process.terminate()
+                process.wait(timeout=60)
+
+
+def interleaved_runs() -> None:
+    """The live modes on gunicorn, then gunicorn against the ASGI servers (live direct)."""
+    if live_problem() is not None:
+        return
+    live = {"CHANNEL_LAYER_URL": LIVE_LAYER_URL, "CHANNEL_LAYER_PREFIX": f"bench{os.getpid()}"}
+    interleaved(
+        "live updates on gunicorn",
+        {
+            f"HERALD_LIVE_SEND={mode}": (
+                lambda port, mode=mode: [start_gunicorn(port, **live, HERALD_LIVE_SEND=mode)]
+            )
+            for mode in ("off", "direct", "outbox")
+        },
+    )
+    direct = {**live, "HERALD_LIVE_SEND": "direct"}
+    servers: dict[str, Any] = {
+        "gunicorn gthread": lambda port: [start_gunicorn(port, **direct)],
+        "daphne": lambda port: start_daphne([port], **direct),
+    }
+    if importlib.util.find_spec("uvicorn") is not None:
+        servers["uvicorn"] = lambda port: [start_uvicorn(port, **direct)]
+    interleaved("the HTTP API under each server (live direct)", servers)
 
 
 def postgres_problem() -> str | None:
@@ -697,7 +720,7 @@ def main() -> None:
         server.wait(timeout=60)
     if os.environ.get("BENCH_SERVERS", "true").lower() not in {"0", "false", "no"}:
         compare_servers()
-        interleaved_live_cost()
+        interleaved_runs()
 
 
 if __name__ == "__main__":
