@@ -63,3 +63,49 @@ def test_a_broken_page_fails_the_browser_fixture(browser_page: Any, browser_prob
     browser_problems.allow("boom")
     browser_problems.allow("missing.css")
     browser_problems.allow("404 (Not Found)")
+
+
+def test_a_players_browser_gets_the_frame_after_a_move(browser_page: Any, asgi_server: Any) -> None:
+    """The page's socket under the policy (connect-src 'self'), on the session's cookie."""
+    import requests
+    from django.test import Client
+
+    from events.services import stream_open
+    from tests.users import make_user, token_for
+
+    players = [make_user(name, password="a long enough password 42") for name in ("ann", "bob")]
+    stream = stream_open(game_id="blazon", seats=players, public=False)
+    client = Client()
+    client.force_login(players[0])
+    browser_page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": asgi_server.url}]
+    )
+    browser_page.goto("/")
+    browser_page.evaluate(
+        """(id) => { window.__frames = [];
+        const socket = new WebSocket(`ws://${location.host}/ws/games/${id}/`);
+        socket.onmessage = (event) => window.__frames.push(JSON.parse(event.data)); }""",
+        str(stream.pk),
+    )
+    browser_page.wait_for_function("() => window.__frames.length === 1", timeout=10_000)
+    assert browser_page.evaluate("window.__frames[0].type") == "joined"
+    for user in players:
+        headers = {"Authorization": f"Token {token_for(user)}"}
+        view = requests.get(
+            f"{asgi_server.url}/api/v1/streams/{stream.pk}/view", headers=headers, timeout=10
+        ).json()
+        if view.get("legal_moves"):
+            answer = requests.post(
+                f"{asgi_server.url}/api/v1/streams/{stream.pk}/moves",
+                json={"move": view["legal_moves"][0], "expected_version": view["version"]},
+                headers=headers,
+                timeout=10,
+            )
+            assert answer.status_code == 201, answer.text
+            break
+    browser_page.wait_for_function("() => window.__frames.length === 2", timeout=10_000)
+    assert browser_page.evaluate("window.__frames[1]") == {
+        "type": "advanced",
+        "stream": str(stream.pk),
+        "version": 2,
+    }
