@@ -15,6 +15,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from events.access import access_stream_for_user
 from events.errors import StreamNotFound
 from events.live import stream_group
 
@@ -23,8 +24,6 @@ FORBIDDEN = 4403  # the close code for "you may not watch this stream" (HTTP's 4
 
 def stream_version_for(user: Any, stream_id: str) -> int | None:
     """The stream's version if ``user`` may see the stream, else None."""
-    from events.access import access_stream_for_user
-
     try:
         return access_stream_for_user(user, stream_id).stream.version
     except StreamNotFound:

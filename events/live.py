@@ -23,6 +23,7 @@ from uuid import UUID
 from django.conf import settings
 from django.db import transaction
 
+from events.outbox import outbox_publish
 from herald.layers import group_send
 
 logger = logging.getLogger(__name__)
@@ -52,8 +53,6 @@ def announce_advanced(stream_id: UUID | str, version: int) -> None:
     if mode == "direct":
         transaction.on_commit(lambda: send_advanced(stream, at))
     elif mode == "outbox":
-        from events.outbox import outbox_publish
-
         outbox_publish(topic=ADVANCED, payload={"stream": stream, "version": at})
 
 
@@ -71,8 +70,6 @@ def send_advanced(stream_id: str, version: int, *, fallback: bool = True) -> boo
 
 
 def _send_later(stream_id: str, version: int) -> None:
-    from events.outbox import outbox_publish
-
     try:
         with transaction.atomic():
             outbox_publish(topic=ADVANCED, payload={"stream": stream_id, "version": version})

@@ -12,7 +12,9 @@ from typing import Any
 from celery import Task, shared_task
 from celery.signals import task_success
 
+from events.live import advanced_message, stream_group
 from events.outbox import outbox_entry_of, outbox_sweep, outbox_task_done
+from herald.layers import group_send
 
 
 @shared_task(name="events.sweep_outbox", acks_late=True)
@@ -31,8 +33,6 @@ def outbox_noop(**payload: Any) -> dict[str, Any]:
 def send_stream_advanced(*, stream: str, version: int) -> bool:
     """The outbox's fallback for a live message the committing process could not send: send it
     now. Raises while the channel layer is down, so the entry stays undone and is sent again."""
-    from events.live import advanced_message, group_send, stream_group
-
     group_send(stream_group(stream), advanced_message(stream, version))
     return True
 

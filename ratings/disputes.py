@@ -17,13 +17,15 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from engine.core import is_competition_ranking
 from events.errors import StreamError, StreamNotFound
-from events.models import Stream
-from events.services import stream_continue_from
+from events.models import Stream, StreamSeat
+from events.services import stream_append_ruling, stream_continue_from
 from herald.errors import ServiceError
 from herald.roles import is_privileged
 from ratings import selectors, services
 from ratings.models import Dispute, RecomputeJob
+from tournaments.models import Table
 
 #: Without a tournament (or a tournament window), a game may be disputed this long after it ends.
 DEFAULT_WINDOW_MINUTES = 48 * 60
@@ -42,8 +44,6 @@ class DisputeError(ServiceError, ValueError):
 
 def dispute_window(*, stream_id: uuid.UUID | str) -> dt.timedelta:
     """How long after its end the game may be disputed: its tournament's window, or the default."""
-    from tournaments.models import Table
-
     table = Table.objects.filter(stream_id=stream_id).select_related("round__tournament").first()
     if table is not None:
         return dt.timedelta(minutes=table.round.tournament.dispute_window_minutes)
@@ -53,8 +53,6 @@ def dispute_window(*, stream_id: uuid.UUID | str) -> dt.timedelta:
 
 def dispute_open(*, stream_id: uuid.UUID | str, user: Any, reason: str) -> Dispute:
     """A seated player disputes a finished game, within the window, with a reason."""
-    from events.models import Stream, StreamSeat
-
     stream = Stream.objects.filter(pk=stream_id).first()
     if stream is None:
         raise DisputeError(f"There is no game stream {stream_id}.", code="not_found", status=404)
@@ -147,8 +145,6 @@ def check_may_rule(user: Any, dispute: Dispute | None = None) -> None:
     staff member rules. Without ``dispute``, only the first part is checked (before the dispute
     is looked up, so that a refused user does not learn which disputes exist).
     """
-    from events.models import StreamSeat
-
     if not is_privileged(user):
         raise DisputeError(
             "Only an arbiter or staff member rules on disputes.", code="forbidden", status=403
@@ -166,8 +162,6 @@ def check_may_rule(user: Any, dispute: Dispute | None = None) -> None:
 def _append_ruling(
     dispute: Dispute, *, arbiter: Any, ruling: str, reason: str, data: dict[str, Any]
 ) -> Any:
-    from events.services import stream_append_ruling
-
     return stream_append_ruling(
         dispute.stream_id, arbiter=arbiter, kind=ruling, reason=reason, data=data
     )
@@ -199,14 +193,11 @@ def _ruling_data(
 
 
 def _checked_ranks(stream_id: uuid.UUID, ranks: Sequence[int] | None) -> list[int]:
-    from events.models import StreamSeat
-
     seats = StreamSeat.objects.filter(stream_id=stream_id).count()
     if ranks is None or len(ranks) != seats:
         raise DisputeError(f"Give one rank per seat ({seats}) to amend the result.")
     values = [int(r) for r in ranks]
-    expected = [1 + sum(1 for other in values if other < r) for r in values]
-    if values != expected:
+    if not is_competition_ranking(values):
         raise DisputeError(
             "Ranks are 1-based with ties sharing a place and the next place skipped "
             f"(e.g. 1, 1, 3); got {', '.join(map(str, values))}."

@@ -9,6 +9,9 @@ from typing import Any
 from django.conf import settings
 from django.db.models import F, QuerySet
 
+from events.access import streams_visible_to
+from events.models import Event, Stream, StreamSeat
+from events.payloads import RulingMade
 from ratings.models import Dispute, RatedGame, Rating, RatingChange, RatingPool, RecomputeJob
 
 
@@ -87,8 +90,6 @@ def player_history(*, pool: RatingPool, player_id: int) -> QuerySet[RatingChange
 def streams_hidden_from(viewer: Any, *, stream_ids: list[uuid.UUID]) -> set[uuid.UUID]:
     """Which of ``stream_ids`` ``viewer`` may not see: private games they neither play in nor
     arbitrate (``events.access.streams_visible_to``, the event store's rule)."""
-    from events.access import streams_visible_to
-
     wanted = set(stream_ids)
     return wanted - streams_visible_to(viewer, wanted) if wanted else set()
 
@@ -152,9 +153,6 @@ class GameOutcome:
 
 def stream_outcome(*, stream: Any) -> GameOutcome:
     """The outcome of ``stream`` (an events Stream): its result, then each ruling in order."""
-    from events.models import Event, StreamSeat
-    from events.payloads import RulingMade
-
     seats = StreamSeat.objects.filter(stream=stream).order_by("seat")
     players = list(seats.values_list("user_id", flat=True))
     result = stream.result or {}
@@ -180,7 +178,5 @@ def stream_outcome(*, stream: Any) -> GameOutcome:
 
 def stream_counts(*, stream_id: uuid.UUID | str) -> bool:
     """True when the finished game of ``stream_id`` counts (not annulled nor replaced)."""
-    from events.models import Stream
-
     stream = Stream.objects.filter(pk=stream_id).first()
     return stream is not None and stream.is_finished and stream_outcome(stream=stream).counts

@@ -12,15 +12,23 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+from playwright.sync_api import sync_playwright
+
+from herald.celery import app
 
 ROOT = Path(__file__).resolve().parent.parent
 KNOWN_SERVICES = ("postgres", "redis")
@@ -32,8 +40,6 @@ def services_required() -> bool:
 
 
 def _postgres_problem() -> str | None:
-    from django.conf import settings
-
     engine = settings.DATABASES["default"]["ENGINE"]
     if "postgresql" not in engine:
         return "PostgreSQL is not configured (set DATABASE_URL=postgres://...)"
@@ -41,12 +47,9 @@ def _postgres_problem() -> str | None:
 
 
 def _redis_problem() -> str | None:
-    from django.conf import settings
-
     url = settings.REDIS_URL
     if not url:
         return "Redis is not configured (set REDIS_URL=redis://...)"
-    import redis
 
     try:
         redis.Redis.from_url(url, socket_timeout=2).ping()
@@ -109,14 +112,11 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 @pytest.fixture
 def redis_client() -> Iterator[Any]:
     """A client of the live Redis of REDIS_URL; keys it is given to clean are deleted after."""
-    from django.conf import settings
-
     problem = _redis_problem()
     if problem:
         if services_required():
             pytest.fail(problem, pytrace=False)
         pytest.skip(problem)
-    import redis
 
     client = redis.Redis.from_url(settings.REDIS_URL)
     yield client
@@ -125,8 +125,6 @@ def redis_client() -> Iterator[Any]:
 
 def database_url_for_worker() -> str:
     """DATABASE_URL pointing a subprocess at the database this test session uses."""
-    from django.db import connection
-
     params = connection.settings_dict
     user = params.get("USER") or ""
     password = params.get("PASSWORD") or ""
@@ -147,8 +145,6 @@ class WorkerProcess:
 
     def start(self, timeout: float = 60.0) -> None:
         """Start the worker and wait until it answers a ping."""
-        from herald.celery import app
-
         log = self.log_path.open("ab")
         command = [
             sys.executable, "-m", "celery", "-A", "herald", "worker",
@@ -193,8 +189,6 @@ class WorkerProcess:
 
 def worker_environment(queue: str, **overrides: str) -> dict[str, str]:
     """The environment of a worker subprocess: this session's database, Redis and queue."""
-    from django.conf import settings
-
     env = dict(os.environ)
     env.update(
         {
@@ -216,14 +210,11 @@ def celery_worker_process(
 
     Tests using it need committed data: mark them ``django_db(transaction=True)``.
     """
-    from django.conf import settings
-
     for problem in (_postgres_problem(), _redis_problem()):
         if problem:
             if services_required():
                 pytest.fail(problem, pytrace=False)
             pytest.skip(problem)
-    from herald.celery import app
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     with django_db_blocker.unblock():
@@ -258,8 +249,6 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
 
     events/migrations/0002 refuses TRUNCATE unless ``herald.allow_event_truncate`` is on.
     """
-    from django.db import connection
-
     with django_db_blocker.unblock():
         if connection.vendor == "postgresql":
             name = connection.settings_dict["NAME"]
@@ -281,8 +270,6 @@ def throttling_off(settings: Any) -> None:
 
 def free_port() -> int:
     """A TCP port nobody listens on now (the server binds it right after)."""
-    import socket
-
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
@@ -304,8 +291,6 @@ class AsgiServer:
 
     def start(self, timeout: float = 60.0) -> None:
         """Start the server and wait until /healthz answers 200."""
-        import urllib.request
-
         log = self.log_path.open("ab")
         command = [
             sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
@@ -345,8 +330,6 @@ class AsgiServer:
 def asgi_server_environment(**overrides: str) -> dict[str, str]:
     """A server process's environment: this session's database, Redis, channel layer and Celery
     queue, DEBUG off (the pages as a club sees them), static files served by the process."""
-    from django.conf import settings
-
     env = worker_environment(settings.CELERY_TASK_DEFAULT_QUEUE)
     env.update(
         DJANGO_SETTINGS_MODULE="herald.settings",
@@ -432,10 +415,6 @@ def _browser_unavailable(reason: str) -> None:
 def browser() -> Iterator[Any]:
     """One headless Debian Chromium (Playwright) for the session; skipped without it (failed
     under HERALD_REQUIRE_SERVICES=1: `.ci/run` installs it)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _browser_unavailable("Playwright is not installed")
     if not shutil.which(CHROMIUM):
         _browser_unavailable(f"Chromium is not installed ({CHROMIUM}; apt-get install chromium)")
     # Playwright's sync API keeps an event loop in this thread; Django's database calls in the

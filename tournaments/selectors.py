@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
+from events.models import Stream
 from herald.roles import ARBITERS, in_group
 from tournaments import pairing
 from tournaments.models import (
@@ -151,13 +152,9 @@ def active_registrations(tournament: Tournament, round_number: int) -> list[Regi
     ]
 
 
-def table_stream(table: Table) -> Any:
-    """The event store's Stream of ``table`` (None without one, or before the events app)."""
+def table_stream(table: Table) -> Stream | None:
+    """The event store's Stream of ``table`` (None when the table has no game stream)."""
     if table.stream_id is None:
-        return None
-    try:
-        from events.models import Stream  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
         return None
     return Stream.objects.filter(pk=table.stream_id).first()
 

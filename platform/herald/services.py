@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 from knox.models import AuthToken
 
+from herald.layers import layer_status
 from herald.models import Heartbeat
 
 
@@ -51,7 +53,6 @@ def _database_status() -> str:
 def _broker_status() -> str:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return "eager"
-    import redis
 
     try:
         client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2)
@@ -63,8 +64,6 @@ def _broker_status() -> str:
 
 def health_check() -> Health:
     """Check the database, the Celery broker and the channel layer right now."""
-    from herald.layers import layer_status
-
     return Health(
         database=_database_status(), broker=_broker_status(), channel_layer=layer_status()
     )

@@ -14,8 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import requests
+from django.test import Client
 
+from events.services import stream_open
 from tests.tournaments.factories import make_tournament
+from tests.users import make_user, token_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,12 +71,6 @@ def test_a_broken_page_fails_the_browser_fixture(browser_page: Any, browser_prob
 
 def test_a_players_browser_gets_the_frame_after_a_move(browser_page: Any, asgi_server: Any) -> None:
     """The page's socket under the policy (connect-src 'self'), on the session's cookie."""
-    import requests
-    from django.test import Client
-
-    from events.services import stream_open
-    from tests.users import make_user, token_for
-
     players = [make_user(name, password="a long enough password 42") for name in ("ann", "bob")]
     stream = stream_open(game_id="blazon", seats=players, public=False)
     client = Client()

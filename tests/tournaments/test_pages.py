@@ -8,6 +8,7 @@ import io
 import pytest
 from django.test import Client
 
+from tests.tournaments.factories import make_tournament, register_players
 from tournaments import services
 from tournaments.models import Round, Tournament
 
@@ -114,8 +115,6 @@ def test_imported_players_come_back_in_the_standings_csv(
 
 
 def test_the_bracket_page_names_the_players(organiser: object) -> None:
-    from tests.tournaments.factories import make_tournament, register_players
-
     tournament = make_tournament(
         organiser=organiser, format="single_elimination", table_preferred=None, table_allowed=None
     )
@@ -133,8 +132,6 @@ def test_the_bracket_page_names_the_players(organiser: object) -> None:
 
 
 def test_every_page_names_the_game_and_never_prints_its_id(organiser: object) -> None:
-    from tests.tournaments.factories import make_tournament, register_players
-
     tournament = make_tournament(
         organiser=organiser,
         game_id="les-7-blasons",

@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from engine.core import is_competition_ranking
 from tournaments import selectors
 from tournaments.errors import InvalidInput, NotAllowed, ResultConflict, WrongState
 from tournaments.models import Result, ResultConfirmation, Table
@@ -30,8 +31,7 @@ def _check_ranks(
     if scores and len(scores) != seats:
         raise InvalidInput(f"Give one score per seat ({seats}), or none.")
     values = [int(r) for r in ranks]
-    expected = [1 + sum(1 for other in values if other < r) for r in values]
-    if values != expected:
+    if not is_competition_ranking(values):
         raise InvalidInput(
             "Ranks must be 1-based with ties sharing a place and the next place skipped "
             f"(e.g. 1, 1, 3); got {', '.join(map(str, values))}."
