@@ -186,9 +186,9 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "me"
 LOGOUT_REDIRECT_URL = "home"
 
-# Mail (the password reset's): EMAIL_URL (django-environ: smtp://user:password@host:587,
-# submission://... for STARTTLS, smtps://... for TLS) sends through SMTP; without it mail is
-# printed on the console, which is enough for `make run`.
+# Mail (the password reset's): EMAIL_URL (django-environ: smtp://user:password@host:25,
+# smtp+tls://...:587 for STARTTLS, smtp+ssl://...:465 for TLS from the start) sends through
+# SMTP; without it mail is printed on the console, which is enough for `make run`.
 if env.str("EMAIL_URL", default=""):
     vars().update(env.email_url("EMAIL_URL"))
 else:

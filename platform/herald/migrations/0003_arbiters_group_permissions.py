@@ -5,6 +5,8 @@ reads and rules on disputes; without these permissions the admin told them "You 
 permission to view or edit anything". The ruling itself is checked by the service
 (``ratings.disputes.check_may_rule``); the "change dispute" permission opens its admin page.
 Staff status (needed to enter the admin at all) is given per person, not by the group.
+The list is frozen here; ``herald.roles.ARBITER_PERMISSIONS`` is the live one, which a
+post_migrate handler keeps granted (after a ``flush`` too).
 """
 
 from django.db import migrations
