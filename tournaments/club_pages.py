@@ -92,7 +92,7 @@ def invitations(request: HttpRequest, pk: int) -> HttpResponse:
         "unclaimed": sum(1 for row in rows if row["row"].unclaimed),
     }
     response = render(request, "tournaments/invitations.html", context)
-    response["Referrer-Policy"] = "no-referrer"  # the page holds live links
+    response["Referrer-Policy"] = "same-origin"  # the page holds live links
     return response
 
 

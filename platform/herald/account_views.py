@@ -43,9 +43,10 @@ def invitation_claim_view(request: HttpRequest, token: str) -> HttpResponse:
         return HttpResponseRedirect(reverse("me"))
     status = 400 if request.method == "POST" else 200
     context = {"form": form, "invited": user, "expires_at": invitation.expires_at}
-    # The page's address holds the token: no Referer to other sites (the policy is per page).
+    # The address holds the token: no Referer to other sites (same-origin, not no-referrer:
+    # with that, Chromium sends "Origin: null" on the form's POST and CSRF refuses it).
     response = render(request, "registration/invitation_claim.html", context, status=status)
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

@@ -150,7 +150,7 @@ def test_the_claim_page_shows_the_username_and_sets_a_password(invited: tuple[An
     assert page.status_code == 200
     assert b"fanny" in page.content
     assert b"Fanny Durand" in page.content
-    assert page["Referrer-Policy"] == "no-referrer"
+    assert page["Referrer-Policy"] == "same-origin"
     done = client.post(claim_url(token), {"new_password1": GOOD, "new_password2": GOOD})
     assert done.status_code == 302
     assert done["Location"] == "/me/"
