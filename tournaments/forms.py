@@ -24,5 +24,7 @@ class SignupForm(UserCreationForm):
         help_text=_("Optional: to reset your password if you forget it."),
     )
 
+    field_order = ("username", "display_name", "email", "password1", "password2")
+
     class Meta(UserCreationForm.Meta):
         fields = ("username",)

@@ -94,11 +94,19 @@ def test_each_demo_account_opens_what_the_readme_promises(demo_night: dict[str, 
     opens(organiser, invitations, b"Demo Player", b"Random bot 06")
     opens(organiser, f"/tournaments/{tournament.pk}/pairings/1/", invitations.encode())
     refused(organiser, "/admin/")
+    night = {"name": "Next Thursday", "game": "blazon", "club": demo.CLUB, "rounds_planned": 3}
+    made = organiser.post("/api/v1/tournaments", night, content_type="application/json")
+    assert made.status_code == 201, made.content  # runs the club's tournaments
 
     player = logged_in("player", password)
     opens(player, "/me/", b"player")
     opens(player, f"/tournaments/{tournament.pk}/standings/", b"Demo Player")
     refused(player, invitations)
+    night = {"name": "Mine", "game": "blazon", "club": demo.CLUB}
+    assert (
+        player.post("/api/v1/tournaments", night, content_type="application/json").status_code
+        == 403
+    )
     for url, _ in arbiter_pages:
         refused(player, url)
 
