@@ -64,16 +64,20 @@ def _new(user_id: int, by: Any, now: Any) -> tuple[Invitation, str]:
     return invitation, token
 
 
-def invitations_create(*, user_ids: Sequence[int], by: Any = None) -> list[Issued]:
+def invitations_create(
+    *, user_ids: Sequence[int], by: Any = None, void_older: bool = True
+) -> list[Issued]:
     """New links for the accounts ``user_ids``, in one INSERT (a CSV import makes hundreds).
 
     The older links of these accounts still pending are voided first: one account, one link.
+    ``void_older=False`` skips that UPDATE for accounts made in the same transaction.
     """
     if not user_ids:
         return []
     now = timezone.now()
     with transaction.atomic():
-        _void_pending(user_ids, now)
+        if void_older:
+            _void_pending(user_ids, now)
         made = [_new(user_id, by, now) for user_id in user_ids]
         saved = Invitation.objects.bulk_create([invitation for invitation, _ in made])
     return [Issued(invitation, token) for invitation, (_, token) in zip(saved, made, strict=True)]

@@ -32,20 +32,26 @@ class Invitation(models.Model):
     """
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        verbose_name=_("account"),
     )
-    digest = models.CharField(max_length=64, unique=True, editable=False)
+    digest = models.CharField(_("digest of the link"), max_length=64, unique=True, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="invitations_made",
+        verbose_name=_("made by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField()
-    used_at = models.DateTimeField(null=True, blank=True)
-    voided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("made at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
+    voided_at = models.DateTimeField(
+        _("voided at"), null=True, blank=True, help_text=_("When a newer link replaced it.")
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -221,7 +221,8 @@ def players_import_csv(
         with transaction.atomic():
             created = _players_bulk_create(rows, existing, clubs, tournament)
             # One INSERT of invitations for every new account: they claim it with the link.
-            invitations_create(user_ids=[p.user_id for p in created.values()], by=by)
+            new_users = [player.user_id for player in created.values()]
+            invitations_create(user_ids=new_users, by=by, void_older=False)
             players = {**existing, **created}
             return _registrations_bulk_create(tournament, rows, players)
     except IntegrityError:
