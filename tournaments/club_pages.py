@@ -68,7 +68,8 @@ def invitations(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's sheet of invitation links, one per player still to claim an account.
 
     GET lists where each account stands. POST "print" issues fresh links (with QR codes) for
-    every unclaimed account, POST "reissue" for one: only the digests of links are stored, so a
+    every unclaimed account, POST "reissue" for one, POST "email" mails fresh links to the
+    unclaimed players who have an e-mail address: only the digests of links are stored, so a
     link is shown once, on the page that made it, and the older links of those accounts stop
     working. Club organisers and staff only (403 otherwise).
     """
@@ -79,7 +80,12 @@ def invitations(request: HttpRequest, pk: int) -> HttpResponse:
         detail = _("Only the organisers of this tournament's club (or staff) see its invitations.")
         return refusal(request, _("Not for you"), detail, status=403)
     tokens: dict[int, str] = {}
-    if request.method == "POST":
+    mailed: tuple[int, int] | None = None
+    if request.method == "POST" and request.POST.get("action") == "email":
+        mailed = services.tournament_invitations_email(
+            tournament=tournament, by=request.user, link_for=lambda token: _link(request, token)
+        )
+    elif request.method == "POST":
         tokens = _reissue(request, tournament)
     rows = [
         _row(request, row, tokens.get(row.user_id))
@@ -89,6 +95,7 @@ def invitations(request: HttpRequest, pk: int) -> HttpResponse:
         "tournament": tournament,
         "rows": rows,
         "printing": bool(tokens),
+        "mailed": mailed,
         "unclaimed": sum(1 for row in rows if row["row"].unclaimed),
     }
     response = render(request, "tournaments/invitations.html", context)
@@ -112,5 +119,9 @@ def _reissue(request: HttpRequest, tournament: Tournament) -> dict[int, str]:
 def _row(request: HttpRequest, row: selectors.InvitationRow, token: str | None) -> dict[str, Any]:
     if token is None:
         return {"row": row, "link": None, "qr": None}
-    link = request.build_absolute_uri(reverse("invitation-claim", args=[token]))
+    link = _link(request, token)
     return {"row": row, "link": link, "qr": qr_data_uri(link)}
+
+
+def _link(request: HttpRequest, token: str) -> str:
+    return request.build_absolute_uri(reverse("invitation-claim", args=[token]))

@@ -465,6 +465,7 @@ class InvitationRow:
     user_id: int
     username: str
     display_name: str
+    email: str
     unclaimed: bool  # the account has no password yet: it is claimed with an invitation
     claimed_at: Any  # when the last invitation was used, if one was
     pending_until: Any  # when the current link expires, if one is usable
@@ -491,6 +492,7 @@ def tournament_invitation_rows(tournament: Tournament) -> list[InvitationRow]:
                 user_id=user.pk,
                 username=user.get_username(),
                 display_name=reg.player.display_name,
+                email=user.email,
                 unclaimed=not user.has_usable_password(),
                 claimed_at=claimed.get(user.pk),
                 pending_until=invitation.expires_at if invitation else None,

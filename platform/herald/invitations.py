@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -159,3 +161,23 @@ def invitation_claim(*, token: str, password: str) -> Any:
     user.set_password(password)
     user.save(update_fields=["password"])
     return user
+
+
+def invitations_mail(*, issued: Sequence[Issued], link_for: Callable[[str], str]) -> int:
+    """Mail each invited account with an e-mail address its link; how many were sent.
+
+    ``link_for(token)`` makes the absolute address of a link (the view knows the site's host).
+    The mails go out in one connection, after the links were committed by whoever made them.
+    """
+    messages = []
+    for made in issued:
+        user = made.invitation.user
+        if not user.email:
+            continue
+        context = {"user": user, "link": link_for(made.token), "invitation": made.invitation}
+        subject = render_to_string("registration/invitation_subject.txt", context).strip()
+        body = render_to_string("registration/invitation_email.txt", context)
+        messages.append(EmailMessage(subject, body, to=[user.email]))
+    if not messages:
+        return 0
+    return int(get_connection().send_messages(messages) or 0)

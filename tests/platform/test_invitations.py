@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import segno
 from django.contrib.auth import get_user_model
+from django.core import mail
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
@@ -324,3 +325,31 @@ def test_the_pairings_sheet_links_organisers_to_the_invitations(
     url = f"/tournaments/{tournament.pk}/pairings/1/"
     assert sheet_url(tournament).encode() in as_user(organiser).get(url).content
     assert sheet_url(tournament).encode() not in Client().get(url).content
+
+
+def test_fresh_links_can_be_mailed_to_players_with_an_address(
+    tournament: Tournament, organiser: Any, settings: Any
+) -> None:
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    text = "display_name,username,email,club,seed\nAnne,anne,anne@example.org,,\nBen,ben,,,\n"
+    services.players_import_csv(tournament=tournament, text=text, by=organiser)
+    anne_old = Invitation.objects.get(user__username="anne")
+    page = as_user(organiser).post(sheet_url(tournament), {"action": "email"})
+    assert page.status_code == 200
+    assert b"1 invitation e-mailed" in page.content
+    assert b"1 unclaimed player has no e-mail address" in page.content
+    assert printed_links(page) == {}  # mailed, not shown
+    assert [m.to for m in mail.outbox] == [["anne@example.org"]]
+    body = mail.outbox[0].body
+    assert mail.outbox[0].subject == "Your Herald account is waiting for you"
+    assert "Your username is anne." in body
+    link = re.search(r"http://testserver(/accounts/invite/\S+/)", body).group(1)
+    anne_old.refresh_from_db()
+    assert anne_old.voided_at is not None  # the mailed link replaces the older one
+    claim = Client().post(link, {"new_password1": GOOD, "new_password2": GOOD})
+    assert claim.status_code == 302
+    player = as_user(UserFactory(username="nobody")).post(
+        sheet_url(tournament), {"action": "email"}
+    )
+    assert player.status_code == 403
+    assert len(mail.outbox) == 1

@@ -27,7 +27,10 @@ from tournaments.services.clubs import (
     player_create,
     player_for_user,
 )
-from tournaments.services.invitations import tournament_invitations_reissue
+from tournaments.services.invitations import (
+    tournament_invitations_email,
+    tournament_invitations_reissue,
+)
 from tournaments.services.pairing_bridge import PairingInputs, table_rule
 from tournaments.services.permissions import check_organiser
 from tournaments.services.registrations import (
@@ -113,6 +116,7 @@ __all__ = [
     "tables_open_streams",
     "tournament_create",
     "tournament_finish",
+    "tournament_invitations_email",
     "tournament_invitations_reissue",
     "tournament_update",
 ]
