@@ -13,6 +13,8 @@ from typing import Any
 from django.db.models import Count, Exists, Max, Min, OuterRef, Prefetch, Q, QuerySet
 
 from events.models import Stream
+from herald.invitations import invitations_pending
+from herald.models import Invitation
 from herald.roles import ARBITERS, in_group
 from tournaments import pairing
 from tournaments.models import (
@@ -520,3 +522,47 @@ def user_only_club(user: AnyUser) -> Club | None:
         return None
     memberships = list(ClubMembership.objects.filter(user_id=user.pk).select_related("club")[:2])
     return memberships[0].club if len(memberships) == 1 else None
+
+
+# -- invitations -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class InvitationRow:
+    """One player of a tournament on the invitations sheet."""
+
+    user_id: int
+    username: str
+    display_name: str
+    email: str
+    unclaimed: bool  # the account has no password yet: it is claimed with an invitation
+    claimed_at: Any  # when the last invitation was used, if one was
+    pending_until: Any  # when the current link expires, if one is usable
+
+
+def tournament_invitation_rows(tournament: Tournament) -> list[InvitationRow]:
+    """The tournament's players by name, with where their account stands (three queries)."""
+    registrations = list(
+        tournament.registrations.select_related("player__user").order_by("player__display_name")
+    )
+    user_ids = [reg.player.user_id for reg in registrations]
+    pending = invitations_pending(user_ids)
+    claimed = dict(
+        Invitation.objects.filter(user_id__in=user_ids, used_at__isnull=False)
+        .order_by("user_id", "used_at")
+        .values_list("user_id", "used_at")
+    )
+    rows = []
+    for reg in registrations:
+        user = reg.player.user
+        invitation = pending.get(user.pk)
+        rows.append(
+            InvitationRow(
+                user_id=user.pk,
+                username=user.get_username(),
+                display_name=reg.player.display_name,
+                email=user.email,
+                unclaimed=not user.has_usable_password(),
+                claimed_at=claimed.get(user.pk),
+                pending_until=invitation.expires_at if invitation else None,
+            )
+        )
+    return rows
