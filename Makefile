@@ -41,7 +41,7 @@ lint: venv
 	PYTHONPATH=.:platform $(BIN)/lint-imports
 
 typecheck: venv
-	$(BIN)/mypy engine platform/herald events tournaments ratings bench
+	$(BIN)/mypy engine platform/herald events tournaments ratings play bench
 
 # With DATABASE_URL on PostgreSQL (CI) and no PYTEST_ARGS, the store, API and admin tests that
 # need no service run a second time on SQLite and eager Celery, the default `make run` serves.

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET
 import engine
 from herald.params import BadNumber, whole_number
 from ratings import selectors
+from ratings.charts import rating_chart
 from ratings.models import RatingPool
 from tournaments import selectors as tournaments
 
@@ -138,6 +139,7 @@ def player_history(request: HttpRequest, pool_id: int, player_id: int) -> HttpRe
         "name": names.get(player_id, user.get_username()),
         "rating": rating,
         "lines": lines,
+        "chart": rating_chart(selectors.rating_points(changes)),
         "provisional_games": selectors.provisional_games(),
     }
     return render(request, "ratings/player_history.html", context)

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "events",
     "tournaments",
     "ratings",
+    "play",
 ]
 
 MIDDLEWARE = [

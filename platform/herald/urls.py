@@ -29,6 +29,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("tournaments/", include("tournaments.urls_pages")),
     path("ratings/", include("ratings.urls_pages")),
+    path("games/", include("play.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script as a file (?script): no inline script for CSP.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
