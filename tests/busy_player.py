@@ -88,4 +88,6 @@ def busy_player() -> Busy:
     running_table = table_of(last, me)
     running = play_stream(Stream.objects.get(pk=running_table.stream_id), stop_after=3)
     dispute_open(stream_id=finished[0].pk, user=me.user, reason="Please check move 5.")
-    return Busy(me, players[1:], organiser, [first, second], running, running_table, finished, finished[0])
+    return Busy(
+        me, players[1:], organiser, [first, second], running, running_table, finished, finished[0]
+    )
