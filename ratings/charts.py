@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from ratings.selectors import RatingPoint
 
 #: The drawing's viewBox and the plot area inside it (room on the left and below for labels).
-WIDTH, HEIGHT = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 34
+WIDTH, HEIGHT = 420, 210
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 36
 #: Gridlines on the rating axis.
 Y_TICKS = 4
 

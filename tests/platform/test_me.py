@@ -57,7 +57,7 @@ def test_a_user_who_is_no_player_gets_a_sentence_not_an_error() -> None:
     assert "data-no-player" in html
     assert "You are not entered as a player yet" in text(html)
     assert 'id="my-tables"' not in html
-    assert "No game yet." in text(html)
+    assert 'id="my-games"' not in html
 
 
 def test_my_table_now_names_the_round_table_seat_and_opponents(busy: Busy) -> None:
