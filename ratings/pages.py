@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 import engine
@@ -132,14 +133,17 @@ def player_history(request: HttpRequest, pool_id: int, player_id: int) -> HttpRe
         )
     rating = selectors.player_ratings(player_id=player_id).filter(pool=pool).first()
     names = tournaments.display_names([player_id])
+    name = names.get(player_id, user.get_username())
     context = {
         "pool": pool,
         "game_name": _game_name(pool.game),
         "player": user,
-        "name": names.get(player_id, user.get_username()),
+        "name": name,
         "rating": rating,
         "lines": lines,
         "chart": rating_chart(selectors.rating_points(changes)),
+        "chart_title": gettext("The %(game)s rating of %(name)s, game by game")
+        % {"game": _game_name(pool.game), "name": name},
         "provisional_games": selectors.provisional_games(),
     }
     return render(request, "ratings/player_history.html", context)

@@ -186,3 +186,17 @@ def test_no_other_hand_and_no_seed_on_my_page(busy: Busy) -> None:
     html = me_page(busy.player.user)
     assert [code for code in hidden if contains_code(html, code)] == []
     assert stream.seed not in html
+
+
+def test_the_page_in_french_keeps_the_chart_in_numbers(busy: Busy) -> None:
+    """French writes 20,60: the page may, the SVG's coordinates may not."""
+    client = Client()
+    client.force_login(busy.player.user)
+    response = client.get(reverse("me"), HTTP_ACCEPT_LANGUAGE="fr")
+    assert response["Content-Language"] == "fr"
+    html = response.content.decode()
+    svg = re.search(r"<svg.*?</svg>", html, flags=re.S)
+    assert svg is not None
+    numbers = re.findall(r' (?:cx|cy|x1|y1|data-value)="([^"]*)"', svg.group(0))
+    assert numbers
+    assert [value for value in numbers if not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", value)] == []
