@@ -527,15 +527,16 @@ class MyTournament:
 
 
 #: The standings are worked out (a handful of queries each) for this many of the player's
-#: running tournaments, newest first: the page's cost does not grow with a long history.
+#: started tournaments, newest first: the page's cost does not grow with a long history.
 MY_STANDINGS_LIMIT = 3
+STARTED = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
 
 
 def player_tournaments(player: Player) -> list[MyTournament]:
-    """The player's tournaments, newest first, with rank and points in the running ones.
+    """The player's tournaments, newest first, with rank and points in the started ones.
 
     Standings cost a few queries per tournament, so only the ``MY_STANDINGS_LIMIT`` newest
-    running tournaments get them; the others link to their standings page instead.
+    running or finished tournaments get them; the others link to their standings page.
     """
     registrations = (
         Registration.objects.filter(player=player)
@@ -547,7 +548,7 @@ def player_tournaments(player: Player) -> list[MyTournament]:
     for registration in registrations:
         tournament = registration.tournament
         rank = points = entrants = None
-        if tournament.status == Tournament.Status.RUNNING and budget > 0:
+        if tournament.status in STARTED and budget > 0:
             budget -= 1
             rows = standings_rows(tournament)
             mine = next((row for row in rows if row.entrant == registration.pk), None)

@@ -17,6 +17,7 @@ from ratings.models import Rating
 from tests.busy_player import Busy, busy_player, play_round_to_end, round_open, table_of
 from tests.users import make_user
 from tournaments import selectors as tournaments
+from tournaments.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -200,3 +201,34 @@ def test_the_page_in_french_keeps_the_chart_in_numbers(busy: Busy) -> None:
     numbers = re.findall(r' (?:cx|cy|x1|y1|data-value)="([^"]*)"', svg.group(0))
     assert numbers
     assert [value for value in numbers if not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", value)] == []
+
+
+def test_a_demo_player_has_a_rating_and_chart_per_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo (every game, rated): one rating card per pool, each chart as long as its
+    history, and the final rank in each finished tournament."""
+    import engine
+    from herald import demo
+    from ratings.models import RatingChange
+
+    small = {game.id: demo.DemoPlan(players=4, rounds=2) for game in engine.games()}
+    small["13-couronnes"] = demo.DemoPlan(players=4, rounds=2, options={"max_turns": 3})
+    monkeypatch.setattr(demo, "PLANS", small)
+    demo.demo_populate(say=lambda _: None)
+    user = Player.objects.get(user__username="bot01").user
+    page = me_page(user)
+    finished = text(section(page, "my-tournaments"))
+    for tournament in Tournament.objects.all():  # finished tournaments show the final rank
+        line = next(
+            line
+            for line in tournaments.tournament_standings(tournament)
+            if line.name == "Greedy bot 01"
+        )
+        assert f"{tournament.name} · Herald Demo Club Finished {line.rank} of 4," in finished
+    html = section(page, "my-ratings")
+    cards = re.findall(r'<article class="my-rating card">(.*?)</article>', html, flags=re.S)
+    pools = Rating.objects.filter(player=user, games__gt=0).values_list("pool_id", flat=True)
+    assert len(cards) == len(pools) == len(list(engine.games()))
+    for pool_id in pools:
+        card = next(c for c in cards if f'id="rating-chart-{pool_id}-title"' in c)
+        games = RatingChange.objects.filter(player=user, pool_id=pool_id, current=True).count()
+        assert card.count("<circle") == games == 2
