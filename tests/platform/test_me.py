@@ -223,7 +223,10 @@ def test_a_demo_player_has_a_rating_and_chart_per_game(monkeypatch: pytest.Monke
             for line in tournaments.tournament_standings(tournament)
             if line.name == "Greedy bot 01"
         )
-        assert f"{tournament.name} · Herald Demo Club Finished rank {line.rank} of 4 · points" in finished
+        assert (
+            f"{tournament.name} · Herald Demo Club Finished rank {line.rank} of 4 · points"
+            in finished
+        )
     html = section(page, "my-ratings")
     cards = re.findall(r'<article class="my-rating card">(.*?)</article>', html, flags=re.S)
     pools = Rating.objects.filter(player=user, games__gt=0).values_list("pool_id", flat=True)
