@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from django.template.defaultfilters import floatformat
 from django.test import Client
 from django.urls import reverse
 
@@ -102,7 +103,8 @@ def test_my_tournaments_show_status_and_standing(busy: Busy) -> None:
         )
         entrants = len(tournaments.standings_rows(tournament))
         assert f"{tournament.name}" in words
-        assert f"rank {line.rank} of {entrants} · points {line.points:g}" in words
+        points = floatformat(line.points, "-2")  # as the standings page prints them (2.33)
+        assert f"rank {line.rank} of {entrants} · points {points}" in words
     assert words.count("Running") == 2
 
 
