@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "events",
     "tournaments",
     "ratings",
+    "play",
 ]
 
 MIDDLEWARE = [

@@ -37,6 +37,7 @@ urlpatterns = [
     path("ratings/", include("ratings.urls_pages")),
     # Clubs: the list, each club's page and its self sign-up (when the club allows it).
     path("clubs/", include("tournaments.urls_clubs")),
+    path("games/", include("play.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script as a file (?script): no inline script for CSP.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
