@@ -30,6 +30,21 @@ class LeaderboardRow:
     provisional: bool
 
 
+def leaderboard_row(rating: Rating, *, position: int, threshold: int) -> LeaderboardRow:
+    """One line of a leaderboard: ``rating`` at ``position``, provisional under ``threshold``
+    games."""
+    return LeaderboardRow(
+        position=position,
+        player_id=rating.player_id,
+        username=rating.player.get_username(),
+        mu=rating.mu,
+        sigma=rating.sigma,
+        conservative=rating.mu - 3 * rating.sigma,
+        games=rating.games,
+        provisional=rating.games < threshold,
+    )
+
+
 def provisional_games() -> int:
     """Games a player needs before their rating stops being provisional."""
     return int(getattr(settings, "HERALD_PROVISIONAL_GAMES", 5))
@@ -69,16 +84,7 @@ def pool_summaries(*, top: int = 3) -> list[PoolSummary]:
     leaders: dict[int, list[LeaderboardRow]] = {}
     for rating in sorted(best, key=lambda r: (r.pool_id, r.place)):
         leaders.setdefault(rating.pool_id, []).append(
-            LeaderboardRow(
-                position=rating.place,
-                player_id=rating.player_id,
-                username=rating.player.get_username(),
-                mu=rating.mu,
-                sigma=rating.sigma,
-                conservative=rating.mu - 3 * rating.sigma,
-                games=rating.games,
-                provisional=rating.games < threshold,
-            )
+            leaderboard_row(rating, position=rating.place, threshold=threshold)
         )
     return [
         PoolSummary(pool=pool, rated_players=pool.rated_players, leaders=leaders.get(pool.pk, []))
@@ -113,16 +119,7 @@ def leaderboard(
         ratings = ratings.filter(player__player__club_id=club_id)
     threshold = provisional_games()
     return [
-        LeaderboardRow(
-            position=offset + index,
-            player_id=rating.player_id,
-            username=rating.player.get_username(),
-            mu=rating.mu,
-            sigma=rating.sigma,
-            conservative=rating.mu - 3 * rating.sigma,
-            games=rating.games,
-            provisional=rating.games < threshold,
-        )
+        leaderboard_row(rating, position=offset + index, threshold=threshold)
         for index, rating in enumerate(ratings[offset : offset + limit], start=1)
     ]
 

@@ -134,6 +134,19 @@ def database_url_for_worker() -> str:
     return f"postgres://{auth}{host}:{port}/{params['NAME']}"
 
 
+def stop_process(process: subprocess.Popen[bytes] | None) -> None:
+    """SIGTERM ``process`` (a worker's warm shutdown, a server's graceful stop), and kill it if
+    it has not gone within 20 s."""
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
 class WorkerProcess:
     """A real ``celery worker`` subprocess bound to the test database and the test queue."""
 
@@ -168,14 +181,7 @@ class WorkerProcess:
 
     def stop(self) -> None:
         """Ask the worker to finish (SIGTERM, warm shutdown), then make sure it is gone."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        stop_process(self.process)
 
     def kill(self) -> None:
         """kill -9 the worker's process group leader (used by fault tests)."""
@@ -314,14 +320,7 @@ class AsgiServer:
 
     def stop(self) -> None:
         """Stop the server (SIGTERM), then make sure it is gone."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        stop_process(self.process)
 
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
