@@ -1,6 +1,7 @@
 """Platform-level records that belong to no game app."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Heartbeat(models.Model):
@@ -15,6 +16,8 @@ class Heartbeat(models.Model):
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("worker heartbeat")
+        verbose_name_plural = _("worker heartbeats")
         ordering = ["-recorded_at"]
 
     def __str__(self) -> str:
