@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: help venv run serve migrate demo test lint typecheck pytest worker beat bench lock clean
+.PHONY: help venv run serve migrate demo test lint typecheck pytest worker beat bench lock clean messages
 
 help:
 	@echo "make run      set up, migrate, load demo data and serve on http://$(HOST):$(PORT)"
@@ -15,6 +15,7 @@ help:
 	@echo "make worker   start a Celery worker (needs REDIS_URL); it runs the periodic sweeps too"
 	@echo "make beat     start Celery beat: only with HERALD_WORKER_SWEEPS=false"
 	@echo "make bench    run the benchmarks in bench/"
+	@echo "make messages extract the strings to translate into locale/fr and compile the catalogue"
 
 venv: $(STAMP)
 
@@ -75,6 +76,14 @@ lock: venv
 	$(BIN)/python -m pip install --quiet --upgrade -e '.[dev]'
 	( sed -n 1,2p requirements.lock; $(BIN)/python -m pip freeze --exclude-editable | grep -v '^herald' ) > requirements.lock.new
 	mv requirements.lock.new requirements.lock
+
+# Maintainers only (needs GNU gettext): refresh locale/*/django.po from the code and templates
+# (engine/ included: its _() templates), then compile the .mo that is committed beside it.
+MESSAGE_IGNORES := --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' --ignore='docker/*' \
+	--ignore='herald.egg-info/*' --ignore='staticfiles/*'
+messages: venv
+	$(BIN)/python manage.py makemessages -l fr --no-obsolete $(MESSAGE_IGNORES)
+	$(BIN)/python manage.py compilemessages -l fr --ignore='.venv/*'
 
 clean:
 	rm -rf $(VENV) herald.sqlite3 herald.sqlite3-wal herald.sqlite3-shm staticfiles .mypy_cache .pytest_cache .ruff_cache .hypothesis
