@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+import psycopg
+
 ROOT = Path(__file__).resolve().parent.parent
 DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/herald_events_bench"
@@ -51,8 +53,6 @@ CEILING_BASE = 1000  # the bare-behind-gunicorn clients' streams: bare streams f
 
 
 def ensure_database() -> None:
-    import psycopg
-
     url = urlparse(DATABASE_URL)
     name = url.path.lstrip("/")
     admin = url._replace(path="/postgres").geturl()
@@ -268,8 +268,6 @@ class BareHttpClient:
 
 def bare_setup(count: int, ceiling_base: int) -> None:
     """Streams 0..count-1 for the bare transaction, ceiling_base.. for it behind gunicorn."""
-    import psycopg
-
     with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
         conn.execute("DROP TABLE IF EXISTS bench_bare_event, bench_bare_stream")
         conn.execute("CREATE TABLE bench_bare_stream (id int PRIMARY KEY, version int NOT NULL)")
@@ -288,8 +286,6 @@ class BareClient:
     """Runs the bare transaction (``bench._bare_wsgi.bare_append``) on its own connection."""
 
     def __init__(self, index: int) -> None:
-        import psycopg
-
         from bench._bare_wsgi import bare_append  # importable once django_setup set the path
 
         self.conn = psycopg.connect(DATABASE_URL)
@@ -454,8 +450,6 @@ def print_aim(runs: dict[int, tuple[Figures, Figures, Figures]]) -> None:
 
 def postgres_problem() -> str | None:
     """Why the benchmark's PostgreSQL cannot be used, or None."""
-    import psycopg
-
     admin = urlparse(DATABASE_URL)._replace(path="/postgres").geturl()
     try:
         psycopg.connect(admin, connect_timeout=3).close()

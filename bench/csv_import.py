@@ -29,6 +29,8 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
+from tournaments import services  # noqa: E402
+
 
 def players_csv(rows: int, run: int) -> str:
     """``rows`` new players with every column filled, as a club's spreadsheet would be."""
@@ -39,8 +41,6 @@ def players_csv(rows: int, run: int) -> str:
 
 
 def bench_import(runs: int) -> None:
-    from tournaments import services
-
     max_rows, max_bytes = services.import_limits()
     staff = get_user_model().objects.create_user("bench-staff", is_staff=True)
     club = services.club_get_or_create(name="Bench Club")

@@ -26,7 +26,6 @@ sys.path[:0] = [
 
 import engine  # noqa: E402
 from engine.bots import RandomBot  # noqa: E402
-from engine.core.codec import to_plain  # noqa: E402
 from events.hashing import (  # noqa: E402
     HASH_FORMAT_COMMITTED,
     HASH_FORMAT_FULL,
@@ -40,15 +39,6 @@ GAMES = [("les-7-blasons", {}, 4), ("blazon", {}, 3), ("13-couronnes", {"hidden_
 ROUNDS = 7
 
 
-def _effect(effect: Any) -> dict[str, Any]:
-    return {
-        "kind": effect.kind,
-        "text": effect.text,
-        "data": to_plain(effect.data),
-        "visible_to": effect.visible_to,
-    }
-
-
 def recorded_payloads(
     game_id: str, options: dict[str, Any], players: int
 ) -> list[tuple[str, dict[str, Any], int | None]]:
@@ -56,7 +46,7 @@ def recorded_payloads(
     game = engine.get(game_id)
     state = game.new_game(players=players, seed="bench-hash", options=options)
     events: list[tuple[str, dict[str, Any], int | None]] = [
-        ("GameCreated", {"game": game_id, "effects": [_effect(e) for e in state.effects]}, None)
+        ("GameCreated", {"game": game_id, "effects": [e.to_json() for e in state.effects]}, None)
     ]
     bots = [RandomBot(f"h/{s}") for s in range(players)]
     while game.result(state) is None and len(events) < 2000:
@@ -67,7 +57,7 @@ def recorded_payloads(
             "seat": seat,
             "move": move.to_json(),
             "public_move": game.public_move(move, seat),
-            "effects": [_effect(e) for e in state.effects],
+            "effects": [e.to_json() for e in state.effects],
         }
         events.append(("MoveMade", payload, seat))
     return events

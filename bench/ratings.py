@@ -41,10 +41,14 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
+import ratings.tasks  # noqa: E402, F401  (registers the tasks the outbox names)
 from engine.core import Rng  # noqa: E402
+from events.states import state_cache  # noqa: E402
 from ratings import services  # noqa: E402
 from ratings.models import RatedGame, RatingPool, RecomputeJob  # noqa: E402
 from ratings.rating import EnvParams, Skill, rate_ranks  # noqa: E402
+from ratings.verification import game_verify_and_rate  # noqa: E402
+from tests.ratings.games import play_to_end  # noqa: E402
 
 T0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 RANK_PATTERNS = ([1, 2, 3, 4], [2, 1, 4, 3], [1, 1, 3, 4], [4, 3, 2, 1], [3, 1, 2, 2], [1, 2, 2, 4])
@@ -95,11 +99,6 @@ def register(games: list[tuple[list[int], list[int]]], game_id: str) -> int:
 
 
 def bench_pipeline(games: int) -> None:
-    import ratings.tasks  # noqa: F401  (registers the tasks the outbox names)
-    from events.states import state_cache
-    from ratings.verification import game_verify_and_rate
-    from tests.ratings.games import play_to_end
-
     print(f"1. pipeline ({games} games of 13 Couronnes, 4 players, max_turns=3)")
     users = get_user_model()
     players = [users.objects.create_user(f"pipe{i}") for i in range(8)]

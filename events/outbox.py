@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from events.models import OutboxEntry
+from herald.celery import app
 
 logger = logging.getLogger(__name__)
 
@@ -117,8 +118,6 @@ def _enqueue(name: str, kwargs: dict[str, Any], *, entry_id: int) -> None:
     that finished the game. The message carries the entry's id in a header, so that the
     worker can mark the entry done when the task succeeds (``outbox_task_done``).
     """
-    from herald.celery import app
-
     headers = {OUTBOX_ENTRY_HEADER: entry_id}
     task = app.tasks.get(name)
     if app.conf.task_always_eager and task is not None:

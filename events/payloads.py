@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.core import Effect, to_plain
+from engine.core import Effect
 from events.models import EventType
 
 
@@ -27,12 +27,7 @@ class PayloadError(ValueError):
 
 def effect_record(effect: Effect) -> dict[str, Any]:
     """An engine effect as stored: everything, with ``visible_to`` so readers can withhold."""
-    return {
-        "kind": effect.kind,
-        "text": effect.text,
-        "data": to_plain(effect.data),
-        "visible_to": effect.visible_to,
-    }
+    return effect.to_json()
 
 
 def _object(payload: Any, type: str, *keys: str) -> Mapping[str, Any]:

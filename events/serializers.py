@@ -95,12 +95,12 @@ class ViewSerializer(serializers.Serializer):
     )
 
 
-class MoveRequestSerializer(serializers.Serializer):
+class MoveAppendSerializer(serializers.Serializer):
     move = serializers.JSONField(help_text='{"type": "<kind>", ...fields}, as legal_moves lists')
     expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION)
 
 
-class MoveResponseSerializer(serializers.Serializer):
+class MoveAppendOutcomeSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     event = EventSerializer()
 

@@ -142,7 +142,7 @@ class MoveView(StreamAPIView):
     throttle_classes = [MoveThrottle]
 
     @extend_schema(
-        request=serializers.MoveRequestSerializer,
+        request=serializers.MoveAppendSerializer,
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
@@ -153,7 +153,7 @@ class MoveView(StreamAPIView):
             )
         ],
         responses={
-            201: serializers.MoveResponseSerializer,
+            201: serializers.MoveAppendOutcomeSerializer,
             400: ERROR,
             403: ERROR,
             404: ERROR,
@@ -200,7 +200,7 @@ def _move_request(request: Request) -> dict[str, Any]:
         move, version = data.get("move"), data.get("expected_version")
         if move is not None and type(version) is int and 0 <= version <= MAX_VERSION:
             return {"move": move, "expected_version": version}
-    return _valid(serializers.MoveRequestSerializer, request)
+    return _valid(serializers.MoveAppendSerializer, request)
 
 
 def _idempotency_key(request: Request) -> str | None:

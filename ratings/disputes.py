@@ -18,13 +18,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from engine.core import is_competition_ranking
 from events.errors import StreamError, StreamNotFound
-from events.models import Stream
-from events.services import stream_continue_from
+from events.models import Stream, StreamSeat
+from events.services import stream_append_ruling, stream_continue_from
 from herald.errors import ServiceError
 from herald.roles import is_privileged
 from ratings import selectors, services
 from ratings.models import Dispute, RecomputeJob
+from tournaments.models import Table
 
 #: Without a tournament (or a tournament window), a game may be disputed this long after it ends.
 DEFAULT_WINDOW_MINUTES = 48 * 60
@@ -43,8 +45,6 @@ class DisputeError(ServiceError, ValueError):
 
 def dispute_window(*, stream_id: uuid.UUID | str) -> dt.timedelta:
     """How long after its end the game may be disputed: its tournament's window, or the default."""
-    from tournaments.models import Table
-
     table = Table.objects.filter(stream_id=stream_id).select_related("round__tournament").first()
     if table is not None:
         return dt.timedelta(minutes=table.round.tournament.dispute_window_minutes)
@@ -54,8 +54,6 @@ def dispute_window(*, stream_id: uuid.UUID | str) -> dt.timedelta:
 
 def dispute_open(*, stream_id: uuid.UUID | str, user: Any, reason: str) -> Dispute:
     """A seated player disputes a finished game, within the window, with a reason."""
-    from events.models import Stream, StreamSeat
-
     stream = Stream.objects.filter(pk=stream_id).first()
     if stream is None:
         raise DisputeError(
@@ -166,8 +164,6 @@ def check_may_rule(user: Any, dispute: Dispute | None = None) -> None:
     staff member rules. Without ``dispute``, only the first part is checked (before the dispute
     is looked up, so that a refused user does not learn which disputes exist).
     """
-    from events.models import StreamSeat
-
     if not is_privileged(user):
         raise DisputeError(
             gettext("Only an arbiter or staff member rules on disputes."),
@@ -187,8 +183,6 @@ def check_may_rule(user: Any, dispute: Dispute | None = None) -> None:
 def _append_ruling(
     dispute: Dispute, *, arbiter: Any, ruling: str, reason: str, data: dict[str, Any]
 ) -> Any:
-    from events.services import stream_append_ruling
-
     return stream_append_ruling(
         dispute.stream_id, arbiter=arbiter, kind=ruling, reason=reason, data=data
     )
@@ -220,16 +214,13 @@ def _ruling_data(
 
 
 def _checked_ranks(stream_id: uuid.UUID, ranks: Sequence[int] | None) -> list[int]:
-    from events.models import StreamSeat
-
     seats = StreamSeat.objects.filter(stream_id=stream_id).count()
     if ranks is None or len(ranks) != seats:
         raise DisputeError(
             gettext("Give one rank per seat ({seats}) to amend the result.").format(seats=seats)
         )
     values = [int(r) for r in ranks]
-    expected = [1 + sum(1 for other in values if other < r) for r in values]
-    if values != expected:
+    if not is_competition_ranking(values):
         raise DisputeError(
             gettext(
                 "Ranks are 1-based with ties sharing a place and the next place skipped "

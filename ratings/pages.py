@@ -62,6 +62,29 @@ def _club_id(request: HttpRequest, clubs: list[Any]) -> int | None:
 
 
 @require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    """One entry per rating pool: its game, edition family, rated players and top three."""
+    summaries = selectors.pool_summaries(top=3)
+    names = tournaments.display_names(
+        row.player_id for summary in summaries for row in summary.leaders
+    )
+    context = {
+        "pools": [
+            {
+                "summary": summary,
+                "game_name": _game_name(summary.pool.game),
+                "leaders": [
+                    (row, names.get(row.player_id, row.username)) for row in summary.leaders
+                ],
+            }
+            for summary in summaries
+        ],
+        "provisional_games": selectors.provisional_games(),
+    }
+    return render(request, "ratings/index.html", context)
+
+
+@require_GET
 def leaderboard(request: HttpRequest, pool_id: int) -> HttpResponse:
     """The pool's players by conservative rating μ − 3σ, best first."""
     pool = _pool(pool_id)
@@ -116,9 +139,14 @@ def player_history(request: HttpRequest, pool_id: int, player_id: int) -> HttpRe
     for change in changes:
         table = tables.get(change.stream_id)
         label = (
-            f"{table.round.tournament.name}, round {table.round.number}, table {table.number}"
+            gettext("%(tournament)s, round %(round)s, table %(table)s")
+            % {
+                "tournament": table.round.tournament.name,
+                "round": table.round.number,
+                "table": table.number,
+            }
             if table is not None
-            else f"game {str(change.stream_id)[:8]}"
+            else gettext("game %(id)s") % {"id": str(change.stream_id)[:8]}
         )
         lines.append(
             HistoryLine(

@@ -7,8 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F, QuerySet
+from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 
+from events.access import streams_visible_to
+from events.models import Event, Stream, StreamSeat
+from events.payloads import RulingMade
 from ratings.models import Dispute, RatedGame, Rating, RatingChange, RatingPool, RecomputeJob
 
 
@@ -34,6 +38,52 @@ def provisional_games() -> int:
 def pool_list() -> QuerySet[RatingPool]:
     """Every rating pool, by game and edition family."""
     return RatingPool.objects.order_by("game", "edition_family")
+
+
+@dataclass(frozen=True)
+class PoolSummary:
+    """A pool as the ratings index shows it: how many are rated, and the first few."""
+
+    pool: RatingPool
+    rated_players: int
+    leaders: list[LeaderboardRow]
+
+
+def pool_summaries(*, top: int = 3) -> list[PoolSummary]:
+    """Every pool with its number of rated players and its ``top`` best (the leaderboard's
+    order), in two queries whatever the number of pools."""
+    pools = pool_list().annotate(rated_players=Count("ratings", filter=Q(ratings__games__gt=0)))
+    place = Window(
+        RowNumber(),
+        partition_by=[F("pool_id")],
+        order_by=[F("score").desc(), F("games").desc(), F("player_id").asc()],
+    )
+    best = (
+        Rating.objects.filter(games__gt=0)
+        .annotate(score=F("mu") - 3 * F("sigma"))
+        .annotate(place=place)
+        .filter(place__lte=top)
+        .select_related("player")
+    )
+    threshold = provisional_games()
+    leaders: dict[int, list[LeaderboardRow]] = {}
+    for rating in sorted(best, key=lambda r: (r.pool_id, r.place)):
+        leaders.setdefault(rating.pool_id, []).append(
+            LeaderboardRow(
+                position=rating.place,
+                player_id=rating.player_id,
+                username=rating.player.get_username(),
+                mu=rating.mu,
+                sigma=rating.sigma,
+                conservative=rating.mu - 3 * rating.sigma,
+                games=rating.games,
+                provisional=rating.games < threshold,
+            )
+        )
+    return [
+        PoolSummary(pool=pool, rated_players=pool.rated_players, leaders=leaders.get(pool.pk, []))
+        for pool in pools
+    ]
 
 
 def pool_find(*, game: str, edition_family: str | None = None) -> RatingPool | None:
@@ -87,8 +137,6 @@ def player_history(*, pool: RatingPool, player_id: int) -> QuerySet[RatingChange
 def streams_hidden_from(viewer: Any, *, stream_ids: list[uuid.UUID]) -> set[uuid.UUID]:
     """Which of ``stream_ids`` ``viewer`` may not see: private games they neither play in nor
     arbitrate (``events.access.streams_visible_to``, the event store's rule)."""
-    from events.access import streams_visible_to
-
     wanted = set(stream_ids)
     return wanted - streams_visible_to(viewer, wanted) if wanted else set()
 
@@ -152,9 +200,6 @@ class GameOutcome:
 
 def stream_outcome(*, stream: Any) -> GameOutcome:
     """The outcome of ``stream`` (an events Stream): its result, then each ruling in order."""
-    from events.models import Event, StreamSeat
-    from events.payloads import RulingMade
-
     seats = StreamSeat.objects.filter(stream=stream).order_by("seat")
     players = list(seats.values_list("user_id", flat=True))
     result = stream.result or {}
@@ -180,7 +225,5 @@ def stream_outcome(*, stream: Any) -> GameOutcome:
 
 def stream_counts(*, stream_id: uuid.UUID | str) -> bool:
     """True when the finished game of ``stream_id`` counts (not annulled nor replaced)."""
-    from events.models import Stream
-
     stream = Stream.objects.filter(pk=stream_id).first()
     return stream is not None and stream.is_finished and stream_outcome(stream=stream).counts

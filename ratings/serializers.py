@@ -125,7 +125,7 @@ class PublicRecomputeJobSerializer(RecomputeJobSerializer):
         ]
 
 
-class RecomputeRequestSerializer(serializers.Serializer[Any]):
+class RecomputeJobCreateSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=300)
 
 

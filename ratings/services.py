@@ -22,10 +22,15 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from events.models import Stream
 from events.outbox import outbox_publish
 from herald.errors import ServiceError
 from ratings.models import RatedGame, Rating, RatingChange, RatingPool, RecomputeJob
 from ratings.rating import Skill, edition_family, rate_ranks
+from ratings.selectors import stream_outcome
+from tournaments import services as tournament_services
+from tournaments.errors import TournamentError
+from tournaments.models import Table
 
 logger = logging.getLogger(__name__)
 
@@ -418,12 +423,6 @@ def standings_follow(*, stream_id: uuid.UUID | str, by: Any = None) -> str:
     new confirmed version. Annulled or replaced: the table's results are discarded, and after
     a replay the table follows the new stream. Returns what was done, in words.
     """
-    from events.models import Stream
-    from ratings.selectors import stream_outcome
-    from tournaments import services as tournament_services
-    from tournaments.errors import TournamentError
-    from tournaments.models import Table
-
     table = Table.objects.filter(stream_id=stream_id).select_related("round").first()
     stream = Stream.objects.filter(pk=stream_id).first()
     if table is None or stream is None or not stream.is_finished:
@@ -446,28 +445,3 @@ def standings_follow(*, stream_id: uuid.UUID | str, by: Any = None) -> str:
     else:
         tournament_services.table_results_discard(table=table, by=by)
     return "the table's result no longer counts"
-
-
-# -- catching up -----------------------------------------------------------------------------------
-
-
-def ratings_sweep(*, limit: int = 500) -> dict[str, int]:
-    """Verify finished streams that have no verification yet and rate pools with waiting games.
-
-    The outbox already redelivers its entries; this covers a task message lost after it was
-    sent (a broker restarted without persistence), so nothing waits forever.
-    """
-    from events.models import Stream, StreamStatus
-    from ratings.models import Verification
-    from ratings.verification import game_verify_and_rate
-
-    verified = Verification.objects.values("stream_id")
-    unverified = Stream.objects.filter(status=StreamStatus.FINISHED).exclude(pk__in=verified)
-    streams = list(unverified.order_by("finished_at").values_list("pk", flat=True)[:limit])
-    for stream_id in streams:
-        game_verify_and_rate(stream_id=stream_id)
-    pools = set(
-        RatedGame.objects.filter(status=RatedGame.Status.READY).values_list("pool_id", flat=True)
-    )
-    rated = sum(pool_rate_all_pending(pool_id=pool_id) for pool_id in pools)
-    return {"verified": len(streams), "rated": rated}

@@ -49,7 +49,7 @@ def recompute_pool(job_id: int, **_: Any) -> int:
 @shared_task(name="ratings.sweep", acks_late=True)
 def sweep() -> dict[str, int]:
     """Catch up on work a lost message left behind: unverified finished games, waiting games."""
-    return services.ratings_sweep()
+    return verification.ratings_sweep()
 
 
 @shared_task(name="ratings.reverify_finished", acks_late=True)

@@ -1,4 +1,5 @@
-"""Verifying a finished game, and what follows: entering it in its pool or opening a dispute.
+"""Verifying a finished game, and what follows: entering it in its pool or opening a dispute;
+the sweep that verifies and rates what a lost task message left waiting.
 
 The checks are the event store's own (``events.selectors.stream_verify``, the function behind
 GET /streams/{id}/verify), so the worker and the API give one verdict: the engine running here
@@ -20,7 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from engine.core import EngineError
-from events.models import Stream
+from events.models import Stream, StreamStatus
 from events.selectors import CHECK_ORDER, stream_verify
 from ratings import selectors, services
 from ratings.models import Dispute, RatedGame, Verification
@@ -216,3 +217,24 @@ def _hold_rated_game(stream_id: uuid.UUID, *, reason: str) -> None:
         return
     services.rated_game_exclude(stream_id=stream_id, reason=reason)
     services.recompute_request(pool=rated.pool, reason=reason, from_game=rated)
+
+
+# -- catching up ---------------------------------------------------------------------------------
+
+
+def ratings_sweep(*, limit: int = 500) -> dict[str, int]:
+    """Verify finished streams that have no verification yet and rate pools with waiting games.
+
+    The outbox already redelivers its entries; this covers a task message lost after it was
+    sent (a broker restarted without persistence), so nothing waits forever.
+    """
+    verified = Verification.objects.values("stream_id")
+    unverified = Stream.objects.filter(status=StreamStatus.FINISHED).exclude(pk__in=verified)
+    streams = list(unverified.order_by("finished_at").values_list("pk", flat=True)[:limit])
+    for stream_id in streams:
+        game_verify_and_rate(stream_id=stream_id)
+    pools = set(
+        RatedGame.objects.filter(status=RatedGame.Status.READY).values_list("pool_id", flat=True)
+    )
+    rated = sum(services.pool_rate_all_pending(pool_id=pool_id) for pool_id in pools)
+    return {"verified": len(streams), "rated": rated}

@@ -170,13 +170,13 @@ class PoolRecomputeView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=serializers.RecomputeRequestSerializer,
+        request=serializers.RecomputeJobCreateSerializer,
         responses={202: serializers.RecomputeJobSerializer},
     )
     def post(self, request: Request, pool_id: int) -> Response:
         if not _is_arbiter(request.user):
             raise ApiError(403, "forbidden", gettext("Only arbiters and staff recompute a pool."))
-        body = serializers.RecomputeRequestSerializer(data=request.data)
+        body = serializers.RecomputeJobCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         job = services.recompute_request(
             pool=_pool(pool_id), reason=body.validated_data["reason"], requested_by=request.user

@@ -20,6 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+
+from herald.celery import app
 
 ROOT = Path(__file__).resolve().parent.parent
 KNOWN_SERVICES = ("postgres", "redis")
@@ -31,8 +36,6 @@ def services_required() -> bool:
 
 
 def _postgres_problem() -> str | None:
-    from django.conf import settings
-
     engine = settings.DATABASES["default"]["ENGINE"]
     if "postgresql" not in engine:
         return "PostgreSQL is not configured (set DATABASE_URL=postgres://...)"
@@ -40,12 +43,9 @@ def _postgres_problem() -> str | None:
 
 
 def _redis_problem() -> str | None:
-    from django.conf import settings
-
     url = settings.REDIS_URL
     if not url:
         return "Redis is not configured (set REDIS_URL=redis://...)"
-    import redis
 
     try:
         redis.Redis.from_url(url, socket_timeout=2).ping()
@@ -108,14 +108,11 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 @pytest.fixture
 def redis_client() -> Iterator[Any]:
     """A client of the live Redis of REDIS_URL; keys it is given to clean are deleted after."""
-    from django.conf import settings
-
     problem = _redis_problem()
     if problem:
         if services_required():
             pytest.fail(problem, pytrace=False)
         pytest.skip(problem)
-    import redis
 
     client = redis.Redis.from_url(settings.REDIS_URL)
     yield client
@@ -124,8 +121,6 @@ def redis_client() -> Iterator[Any]:
 
 def database_url_for_worker() -> str:
     """DATABASE_URL pointing a subprocess at the database this test session uses."""
-    from django.db import connection
-
     params = connection.settings_dict
     user = params.get("USER") or ""
     password = params.get("PASSWORD") or ""
@@ -146,8 +141,6 @@ class WorkerProcess:
 
     def start(self, timeout: float = 60.0) -> None:
         """Start the worker and wait until it answers a ping."""
-        from herald.celery import app
-
         log = self.log_path.open("ab")
         command = [
             sys.executable, "-m", "celery", "-A", "herald", "worker",
@@ -192,8 +185,6 @@ class WorkerProcess:
 
 def worker_environment(queue: str, **overrides: str) -> dict[str, str]:
     """The environment of a worker subprocess: this session's database, Redis and queue."""
-    from django.conf import settings
-
     env = dict(os.environ)
     env.update(
         {
@@ -215,14 +206,11 @@ def celery_worker_process(
 
     Tests using it need committed data: mark them ``django_db(transaction=True)``.
     """
-    from django.conf import settings
-
     for problem in (_postgres_problem(), _redis_problem()):
         if problem:
             if services_required():
                 pytest.fail(problem, pytrace=False)
             pytest.skip(problem)
-    from herald.celery import app
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     with django_db_blocker.unblock():
@@ -257,8 +245,6 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
 
     events/migrations/0002 refuses TRUNCATE unless ``herald.allow_event_truncate`` is on.
     """
-    from django.db import connection
-
     with django_db_blocker.unblock():
         if connection.vendor == "postgresql":
             name = connection.settings_dict["NAME"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.contrib.auth.models import Group, User
 
+from herald.services import token_issue
+
 
 def make_user(
     username: str, *, groups: tuple[str, ...] = (), staff: bool = False, password: str | None = None
@@ -17,6 +19,4 @@ def make_user(
 
 def token_for(user: User) -> str:
     """A new API token for ``user`` (as POST /api/v1/auth/token issues them)."""
-    from herald.services import token_issue
-
     return token_issue(user)[1]

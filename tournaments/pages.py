@@ -11,17 +11,39 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext as _
 
 from tournaments import exports, games, selectors, services
 from tournaments.models import LateEntryAward, Round, Tournament
 
 TIEBREAKER_LABELS = {
-    "opponents_points": "Opp. points",
-    "game_score": "Game score",
-    "head_to_head": "Head to head",
-    "wins": "Wins (tb)",
+    "opponents_points": gettext_lazy("Opp. points"),
+    "game_score": gettext_lazy("Game score"),
+    "head_to_head": gettext_lazy("Head to head"),
+    "wins": gettext_lazy("Wins (tb)"),
 }
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    """Every tournament: running, then upcoming, then finished, with game, club, rounds, dates."""
+    return render(request, "tournaments/index.html", {"groups": selectors.tournaments_grouped()})
+
+
+def club_list(request: HttpRequest) -> HttpResponse:
+    """Every club, with its members and tournaments counted."""
+    return render(request, "tournaments/club_list.html", {"clubs": selectors.club_list_counted()})
+
+
+def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A club: its tournaments (grouped like the index), its organisers' names, its size."""
+    club = get_object_or_404(selectors.club_list_counted(), pk=pk)
+    context = {
+        "club": club,
+        "groups": selectors.tournaments_grouped(selectors.club_tournaments(club)),
+        "organisers": selectors.club_organiser_names(club),
+    }
+    return render(request, "tournaments/club_detail.html", context)
 
 
 def overview(request: HttpRequest, pk: int) -> HttpResponse:
@@ -37,7 +59,17 @@ def overview(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    """ "1st", "2nd", "11th" (in French "1er", "2e": each language its own suffixes)."""
+    if 10 <= n % 100 <= 20:
+        suffix = pgettext("ordinal suffix of 11 to 20", "th")
+    elif n % 10 == 1:
+        suffix = pgettext("ordinal suffix of 1, 21, 31...", "st")
+    elif n % 10 == 2:
+        suffix = pgettext("ordinal suffix of 2, 22, 32...", "nd")
+    elif n % 10 == 3:
+        suffix = pgettext("ordinal suffix of 3, 23, 33...", "rd")
+    else:
+        suffix = pgettext("ordinal suffix of 4 to 9, 24...", "th")
     return f"{n}{suffix}"
 
 
@@ -49,36 +81,43 @@ def _settings_in_words(tournament: Tournament) -> list[tuple[str, str]]:
     """(label, sentence) pairs a player reads before the first round."""
     allowed = sorted(tournament.table_allowed)
     sizes = ", ".join(str(size) for size in allowed[:-1])
-    sizes = f"{sizes} or {allowed[-1]}" if sizes else str(allowed[-1]) if allowed else "—"
+    if sizes:
+        sizes = _("%(sizes)s or %(last)s") % {"sizes": sizes, "last": allowed[-1]}
+    else:
+        sizes = str(allowed[-1]) if allowed else "—"
     points = " · ".join(
         f"{_ordinal(rank)}: {_number(value)}"
         for rank, value in enumerate(tournament.points_by_rank, start=1)
     )
-    breakers = [TIEBREAKER_LABELS.get(name, name) for name in tournament.tiebreakers]
+    breakers = [str(TIEBREAKER_LABELS.get(name, name)) for name in tournament.tiebreakers]
     rows = [
         (
-            "Game",
+            _("Game"),
             games.game_name(tournament.game_id)
             + (f" ({tournament.edition})" if tournament.edition else ""),
         ),
-        ("Format", tournament.get_format_display()),
-        ("Rounds planned", str(tournament.rounds_planned or "until the organiser stops")),
-        ("Tables", f"{tournament.table_preferred} players preferred; {sizes} allowed"),
-        ("Points by rank", f"{points} (tied players share)"),
-        ("Bye", _points_in_words(tournament.bye_points)),
-        ("Late entry", _late_entry_in_words(tournament)),
-        ("Tie-breakers", ", then ".join(breakers) if breakers else "none"),
+        (_("Format"), tournament.get_format_display()),
+        (_("Rounds planned"), str(tournament.rounds_planned or _("until the organiser stops"))),
+        (
+            _("Tables"),
+            _("%(preferred)s players preferred; %(sizes)s allowed")
+            % {"preferred": tournament.table_preferred, "sizes": sizes},
+        ),
+        (_("Points by rank"), _("%(points)s (tied players share)") % {"points": points}),
+        (_("Bye"), _points_in_words(tournament.bye_points)),
+        (_("Late entry"), _late_entry_in_words(tournament)),
+        (_("Tie-breakers"), _(", then ").join(breakers) if breakers else _("none")),
     ]
     if tournament.options:
         options = ", ".join(f"{key} = {value}" for key, value in sorted(tournament.options.items()))
-        rows.append(("Game options", options))
+        rows.append((_("Game options"), options))
     return rows
 
 
 LATE_ENTRY_WORDS = {
-    LateEntryAward.NOTHING: "nothing",
-    LateEntryAward.BYE: "a bye",
-    LateEntryAward.HALF_BYE: "half a bye",
+    LateEntryAward.NOTHING: gettext_lazy("nothing"),
+    LateEntryAward.BYE: gettext_lazy("a bye"),
+    LateEntryAward.HALF_BYE: gettext_lazy("half a bye"),
 }
 
 
@@ -87,12 +126,17 @@ def _late_entry_in_words(tournament: Tournament) -> str:
     award = LateEntryAward(tournament.late_entry_award)
     points = selectors.late_entry_points(tournament)
     worth = "" if award == LateEntryAward.NOTHING else f" ({_points_in_words(points)})"
-    return f"{LATE_ENTRY_WORDS[award]}{worth} for each round played before a player enters"
+    return _("%(award)s%(worth)s for each round played before a player enters") % {
+        "award": LATE_ENTRY_WORDS[award],
+        "worth": worth,
+    }
 
 
 def _points_in_words(points: Any) -> str:
     """ "1 point", "0.5 points", "3 points"."""
-    return f"{_number(points)} {'point' if points == 1 else 'points'}"
+    # ngettext picks the plural from an integer; 0.5 and 1.5 points are plural in English.
+    count = 1 if points == 1 else 2
+    return ngettext("%(points)s point", "%(points)s points", count) % {"points": _number(points)}
 
 
 def _round(tournament: Tournament, number: int) -> Round:
@@ -151,9 +195,13 @@ def _late_entry_note(line: selectors.StandingLine, tournament: Tournament) -> st
     """ "late entry: 2 byes" (or "2 half byes"): why a latecomer has points without games."""
     if not line.late_byes:
         return ""
-    half = "half " if tournament.late_entry_award == LateEntryAward.HALF_BYE else ""
-    plural = "" if line.late_byes == 1 else "s"
-    return f"late entry: {line.late_byes} {half}bye{plural}"
+    if tournament.late_entry_award == LateEntryAward.HALF_BYE:
+        words = ngettext(
+            "late entry: %(n)s half bye", "late entry: %(n)s half byes", line.late_byes
+        )
+    else:
+        words = ngettext("late entry: %(n)s bye", "late entry: %(n)s byes", line.late_byes)
+    return words % {"n": line.late_byes}
 
 
 def _csv(text: str, filename: str) -> HttpResponse:
@@ -194,10 +242,10 @@ def bracket(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 SECTION_TITLES = {
-    "winners": "Winners",
-    "losers": "Losers",
-    "final": "Grand final",
-    "knockout": "Round",
+    "winners": gettext_lazy("Winners"),
+    "losers": gettext_lazy("Losers"),
+    "final": gettext_lazy("Grand final"),
+    "knockout": gettext_lazy("Round"),
 }
 
 
@@ -210,7 +258,7 @@ def _columns(drawn: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any
             result = match["result"] or []
             slots = [
                 {
-                    "name": "bye"
+                    "name": _("bye")
                     if slot is None and i in match["bye_slots"]
                     else names.get(slot, "—"),
                     "place": result.index(slot) + 1 if slot in result else None,

@@ -10,8 +10,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, Max, Min, OuterRef, Prefetch, Q, QuerySet
 
+from events.models import Stream
 from herald.roles import ARBITERS, in_group
 from tournaments import pairing
 from tournaments.models import (
@@ -151,13 +152,9 @@ def active_registrations(tournament: Tournament, round_number: int) -> list[Regi
     ]
 
 
-def table_stream(table: Table) -> Any:
-    """The event store's Stream of ``table`` (None without one, or before the events app)."""
+def table_stream(table: Table) -> Stream | None:
+    """The event store's Stream of ``table`` (None when the table has no game stream)."""
     if table.stream_id is None:
-        return None
-    try:
-        from events.models import Stream  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
         return None
     return Stream.objects.filter(pk=table.stream_id).first()
 
@@ -453,3 +450,73 @@ def display_names(user_ids: Iterable[int]) -> dict[int, str]:
     """User id -> the player's display name, for users who are players."""
     rows = Player.objects.filter(user_id__in=list(user_ids)).values_list("user_id", "display_name")
     return dict(rows)
+
+
+@dataclass(frozen=True)
+class TournamentGroups:
+    """The tournaments of the index pages, in the three groups a visitor looks for."""
+
+    running: list[Tournament]
+    upcoming: list[Tournament]
+    finished: list[Tournament]
+
+
+#: Statuses of a tournament that has not started yet (the index's "upcoming").
+UPCOMING = (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+
+
+def tournament_list_dated() -> QuerySet[Tournament]:
+    """:func:`tournament_list` with ``first_round_at`` and ``last_round_at``: when its first and
+    latest published rounds were confirmed (None before the first)."""
+    published = Q(rounds__state__in=LIVE_STATES)
+    return tournament_list().annotate(
+        first_round_at=Min("rounds__confirmed_at", filter=published),
+        last_round_at=Max("rounds__confirmed_at", filter=published),
+    )
+
+
+def tournaments_grouped(tournaments: Iterable[Tournament] | None = None) -> TournamentGroups:
+    """Tournaments split into running, upcoming (draft or registration open) and finished,
+    each newest first; every tournament when ``tournaments`` is not given (one query)."""
+    rows = list(tournament_list_dated() if tournaments is None else tournaments)
+    return TournamentGroups(
+        running=[t for t in rows if t.status == Tournament.Status.RUNNING],
+        upcoming=[t for t in rows if t.status in UPCOMING],
+        finished=[t for t in rows if t.status == Tournament.Status.FINISHED],
+    )
+
+
+# -- clubs -------------------------------------------------------------------------------------
+def club_list_counted() -> QuerySet[Club]:
+    """Every club by name, with ``member_count`` and ``tournament_count``."""
+    return Club.objects.annotate(
+        member_count=Count("memberships", distinct=True),
+        tournament_count=Count("tournaments", distinct=True),
+    ).order_by("name")
+
+
+def club_organiser_names(club: Club) -> list[str]:
+    """The names of ``club``'s organisers, as players see them (display name, else username)."""
+    memberships = (
+        ClubMembership.objects.filter(club=club, role=ClubMembership.Role.ORGANISER)
+        .select_related("user__player")
+        .order_by("user__username")
+    )
+    names = []
+    for membership in memberships:
+        player = getattr(membership.user, "player", None)
+        names.append(player.display_name if player else membership.user.get_username())
+    return sorted(names, key=str.casefold)
+
+
+def club_tournaments(club: Club) -> QuerySet[Tournament]:
+    """The club's tournaments, newest first, dated like the index's."""
+    return tournament_list_dated().filter(club=club)
+
+
+def user_only_club(user: AnyUser) -> Club | None:
+    """The club ``user`` belongs to when they belong to exactly one (the nav's "My club")."""
+    if not user.is_authenticated:
+        return None
+    memberships = list(ClubMembership.objects.filter(user_id=user.pk).select_related("club")[:2])
+    return memberships[0].club if len(memberships) == 1 else None

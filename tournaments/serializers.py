@@ -1,9 +1,15 @@
-"""Input and output shapes of the tournaments API. No business logic: services decide."""
+"""Input and output shapes of the tournaments API. No business logic: services decide.
+
+Named as in every app: ``<Thing>Serializer`` for what the API answers (``TournamentSerializer``,
+``ResultSerializer``), ``<Thing><Action>Serializer`` for a request body, after the service it
+feeds (``ResultEnterSerializer`` for ``services.result_enter``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from tournaments import games, selectors, services
@@ -20,7 +26,7 @@ from tournaments.models import (
 
 
 # -- tournaments -------------------------------------------------------------------------------
-class TournamentOut(serializers.ModelSerializer):
+class TournamentSerializer(serializers.ModelSerializer):
     club = serializers.CharField(
         source="club.name", default=None, allow_null=True, read_only=True, help_text="Null: none."
     )
@@ -62,7 +68,7 @@ def points_field(**kwargs: Any) -> serializers.FloatField:
     return serializers.FloatField(min_value=-limit, max_value=limit, **kwargs)
 
 
-class TournamentIn(serializers.Serializer):
+class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     game = serializers.CharField(max_length=40, help_text="Game id, as in GET /api/v1/games.")
     club = serializers.CharField(max_length=120, required=False, allow_blank=True)
@@ -86,7 +92,7 @@ class TournamentIn(serializers.Serializer):
     pairing_seed = serializers.CharField(max_length=64, required=False, default="")
 
 
-class TournamentPatchIn(serializers.Serializer):
+class TournamentUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False)
     table_preferred = serializers.IntegerField(min_value=1, max_value=12, required=False)
     table_allowed = serializers.ListField(
@@ -103,7 +109,7 @@ class TournamentPatchIn(serializers.Serializer):
 
 
 # -- registrations -----------------------------------------------------------------------------
-class RegistrationOut(serializers.ModelSerializer):
+class RegistrationSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="player.display_name", read_only=True)
     username = serializers.CharField(source="player.user.username", read_only=True)
     club = serializers.CharField(
@@ -118,7 +124,7 @@ class RegistrationOut(serializers.ModelSerializer):
         ]  # fmt: skip
 
 
-class RegistrationIn(serializers.Serializer):
+class RegistrationEnterSerializer(serializers.Serializer):
     username = serializers.CharField(
         max_length=150, help_text="An existing account, or the username of a new player."
     )
@@ -131,11 +137,11 @@ class RegistrationIn(serializers.Serializer):
     checked_in = serializers.BooleanField(default=False)
 
 
-class CheckInIn(serializers.Serializer):
+class RegistrationCheckInSerializer(serializers.Serializer):
     checked_in = serializers.BooleanField(default=True)
 
 
-class ImportIn(serializers.Serializer):
+class PlayersImportSerializer(serializers.Serializer):
     csv = serializers.CharField(
         help_text="CSV text with a header: display_name, username, email, club, seed.",
         trim_whitespace=False,
@@ -143,14 +149,14 @@ class ImportIn(serializers.Serializer):
 
 
 # -- rounds and tables -------------------------------------------------------------------------
-class SeatOut(serializers.Serializer):
+class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="0-based seat; seat 0 sits first.")
     registration = serializers.IntegerField(source="registration_id")
     name = serializers.CharField(source="registration.player.display_name")
 
 
-class TableOut(serializers.ModelSerializer):
-    seats = SeatOut(many=True, read_only=True)
+class TableSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True, read_only=True)
     result = serializers.SerializerMethodField()
 
     class Meta:
@@ -162,15 +168,15 @@ class TableOut(serializers.ModelSerializer):
         return None if result is None else {"ranks": result.ranks, "scores": result.scores}
 
 
-class DrawWarningOut(serializers.Serializer):
+class DrawWarningSerializer(serializers.Serializer):
     code = serializers.CharField()
     table = serializers.IntegerField(allow_null=True)
     text = serializers.CharField()
 
 
-class RoundOut(serializers.ModelSerializer):
+class RoundSerializer(serializers.ModelSerializer):
     tables = serializers.SerializerMethodField()
-    warnings = DrawWarningOut(many=True, read_only=True)
+    warnings = DrawWarningSerializer(many=True, read_only=True)
 
     class Meta:
         model = Round
@@ -180,39 +186,39 @@ class RoundOut(serializers.ModelSerializer):
         ]  # fmt: skip
 
     def get_tables(self, obj: Round) -> list[dict[str, Any]]:
-        data: list[dict[str, Any]] = TableOut(selectors.round_tables(obj), many=True).data
+        data: list[dict[str, Any]] = TableSerializer(selectors.round_tables(obj), many=True).data
         return data
 
 
-class RoundSummaryOut(serializers.ModelSerializer):
+class RoundSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = Round
         fields = ["id", "number", "attempt", "state", "created_at", "confirmed_at", "released_at"]
 
 
-class PairIn(serializers.Serializer):
+class RoundPairSerializer(serializers.Serializer):
     force = serializers.BooleanField(
         default=False, help_text="Pair even though earlier tables have no confirmed result."
     )
 
 
-class TableEditIn(serializers.Serializer):
+class TableEditSerializer(serializers.Serializer):
     registrations = serializers.ListField(
         child=serializers.IntegerField(), max_length=12, help_text="Registration ids, seat 0 first."
     )
 
 
-class TableAddIn(serializers.Serializer):
+class TableAddSerializer(serializers.Serializer):
     is_bye = serializers.BooleanField(default=False)
 
 
-class TableEditOut(serializers.Serializer):
-    table = TableOut()
-    warnings = DrawWarningOut(many=True)
+class TableEditOutcomeSerializer(serializers.Serializer):
+    table = TableSerializer()
+    warnings = DrawWarningSerializer(many=True)
 
 
 # -- results -----------------------------------------------------------------------------------
-class ResultIn(serializers.Serializer):
+class ResultEnterSerializer(serializers.Serializer):
     ranks = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=12), min_length=1, max_length=12
     )
@@ -225,7 +231,9 @@ class ResultIn(serializers.Serializer):
     )
 
 
-class ResultOut(serializers.ModelSerializer):
+# The event store's game result is the API's ``Result`` component; a table's is ``TableResult``.
+@extend_schema_serializer(component_name="TableResult")
+class ResultSerializer(serializers.ModelSerializer):
     submitted_by = serializers.CharField(
         source="submitted_by.username", default=None, allow_null=True, read_only=True
     )
@@ -246,7 +254,7 @@ class ResultOut(serializers.ModelSerializer):
 
 
 # -- standings ---------------------------------------------------------------------------------
-class StandingOut(serializers.Serializer):
+class StandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     registration = serializers.IntegerField()
     name = serializers.CharField()
@@ -264,13 +272,13 @@ class StandingOut(serializers.Serializer):
 
 
 # -- stages and brackets -----------------------------------------------------------------------
-class StageOut(serializers.ModelSerializer):
+class StageSerializer(serializers.ModelSerializer):
     class Meta:
         model = Stage
         fields = ["id", "order", "name", "format", "cut_top", "advance", "groups", "bracket"]
 
 
-class CutIn(serializers.Serializer):
+class StageCutSerializer(serializers.Serializer):
     top = serializers.IntegerField(min_value=2, help_text="How many players go through.")
     bracket_format = serializers.ChoiceField(
         choices=["single_elimination", "double_elimination", "knockout"]
@@ -280,5 +288,5 @@ class CutIn(serializers.Serializer):
     )
 
 
-class GroupsIn(serializers.Serializer):
+class StageGroupsSerializer(serializers.Serializer):
     groups = serializers.IntegerField(min_value=1, max_value=64)

@@ -7,6 +7,7 @@ from tournaments import pages
 app_name = "tournament-pages"
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("", pages.index, name="index"),
     path("<int:pk>/", pages.overview, name="overview"),
     path("<int:pk>/standings/", pages.standings, name="standings"),
     path("<int:pk>/bracket/", pages.bracket, name="bracket"),

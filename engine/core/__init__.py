@@ -18,6 +18,7 @@ from engine.core.game import (
     GameState,
     Result,
     Termination,
+    is_competition_ranking,
     ranks_from_keys,
     rules_since,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "UnknownGame",
     "chance_outcomes",
     "from_plain",
+    "is_competition_ranking",
     "move_type",
     "next_seat",
     "normalize_options",

@@ -61,6 +61,16 @@ class Effect:
         """True when ``seat`` (None: a spectator) may see ``data``."""
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
+    def to_json(self) -> dict[str, Any]:
+        """The whole effect, as the event store keeps it: with ``visible_to``, so that a reader
+        can withhold ``data`` from the seats that may not see it."""
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "data": to_plain(self.data),
+            "visible_to": self.visible_to,
+        }
+
     def public_json(self, seat: int | None) -> dict[str, Any]:
         """The effect as ``seat`` may see it: data withheld unless visible to that seat."""
         shown: dict[str, Any] = {"kind": self.kind, "text": self.text}
@@ -170,6 +180,16 @@ def ranks_from_keys(keys: Sequence[Any]) -> tuple[int, ...]:
     (3, 1, 3, 2)
     """
     return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+
+
+def is_competition_ranking(ranks: Sequence[int]) -> bool:
+    """Whether ``ranks`` are competition ranks: 1 the best, ties sharing a place and the next
+    place skipped (1, 1, 3), as ``ranks_from_keys`` makes them.
+
+    >>> is_competition_ranking([1, 1, 3]), is_competition_ranking([1, 1, 2])
+    (True, False)
+    """
+    return tuple(ranks) == ranks_from_keys([-rank for rank in ranks])
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from herald.authentication import ExpiringTokenAuthentication, lockout_detail
 from herald.services import token_issue, token_revoke, tokens_revoke_all
 
 
-class TokenRequestSerializer(serializers.Serializer):
+class TokenIssueSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096, trim_whitespace=False)
 
@@ -48,11 +48,11 @@ class TokenView(AuthAPIView):
     authentication_classes: list[Any] = []
 
     @extend_schema(
-        request=TokenRequestSerializer,
+        request=TokenIssueSerializer,
         responses={200: TokenSerializer, 400: ErrorSerializer, 429: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
-        serializer = TokenRequestSerializer(data=request.data)
+        serializer = TokenIssueSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         http_request = request._request  # axes marks the lockout on Django's own request

@@ -12,6 +12,7 @@ import os
 from typing import Any
 
 from celery import Celery, bootsteps
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "herald.settings")
 
@@ -34,8 +35,6 @@ class PeriodicSweeps(bootsteps.StartStopStep):
     requires = {"celery.worker.components:Timer"}
 
     def __init__(self, parent: Any, **kwargs: Any) -> None:
-        from django.conf import settings
-
         super().__init__(parent, **kwargs)
         self.enabled = bool(getattr(settings, "HERALD_WORKER_SWEEPS", True))
         self.timers: list[Any] = []

@@ -10,6 +10,8 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from knox.settings import knox_settings
 
+from herald.api import ErrorSerializer
+
 #: The refusals any operation may answer, whatever its own declaration lists.
 _ALWAYS = {
     "401": "Not authenticated: a token or session is needed, or the token given is invalid.",
@@ -33,8 +35,6 @@ class AutoSchema(openapi.AutoSchema):
     """
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
-        from herald.api import ErrorSerializer
-
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         for code, description in self._shared_refusals().items():
             if code not in responses:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
@@ -45,7 +46,6 @@ def _database_status() -> str:
 def _broker_status() -> str:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return "eager"
-    import redis
 
     try:
         client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2)

@@ -95,6 +95,9 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                # The site nav's section and "club" link (tournaments owns clubs).
+                "tournaments.context_processors.site_nav",
             ],
         },
     },

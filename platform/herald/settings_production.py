@@ -66,7 +66,7 @@ if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # /healthz answers plain HTTP: docker's healthcheck and load balancers probe it without TLS.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-# WhiteNoise serves the collected static files (the admin's, the print CSS) from gunicorn.
+# WhiteNoise serves the collected static files (the admin's, the site's stylesheet) from gunicorn.
 MIDDLEWARE = [MIDDLEWARE[0], "whitenoise.middleware.WhiteNoiseMiddleware", *MIDDLEWARE[1:]]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -19,6 +19,7 @@ api_v1 = [
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     # Log in, log out, password change and reset: Django's auth views (url names login,
     # logout, password_change, password_reset, ...), templates in templates/registration/.
@@ -29,6 +30,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("tournaments/", include("tournaments.urls_pages")),
     path("ratings/", include("ratings.urls_pages")),
+    path("clubs/", include("tournaments.urls_clubs")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script as a file (?script): no inline script for CSP.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
@@ -36,3 +38,7 @@ urlpatterns = [
     # site's HTML page, in DEBUG too. /api/schema and /api/docs keep APPEND_SLASH's redirect.
     re_path(r"^api/(?!(schema|docs)$)", api_not_found, name="api-not-found"),
 ]
+
+# The site's 404 and 403 pages are templates/404.html and 403.html (Django's handlers); a 500
+# under /api/ stays the API's JSON error body.
+handler500 = "herald.views.server_error"

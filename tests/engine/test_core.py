@@ -6,9 +6,12 @@ from typing import Any
 
 import pytest
 
+import engine
+from engine.blazon.cards import DataError as BlazonDataError
 from engine.core import (
     BadMove,
     EditionDataError,
+    Effect,
     EngineError,
     InvalidOptions,
     Move,
@@ -16,18 +19,24 @@ from engine.core import (
     Option,
     Result,
     Rng,
+    SetupRecord,
     Termination,
     from_plain,
+    is_competition_ranking,
     move_type,
     next_seat,
     normalize_options,
     options_schema,
     ranks_from_keys,
     replay_compatible,
+    rules_since,
     seats_after,
     seed_commitment,
     to_plain,
 )
+from engine.core.replay import start
+from engine.sept_blasons.cards import DataError as SeptDataError
+from engine.treize_couronnes.cards import EditionError
 
 # -- RNG: fixed vectors. If one of these changes, every stored game stops replaying. --------
 
@@ -263,6 +272,29 @@ def test_competition_ranks_share_ties() -> None:
     assert ranks_from_keys([(5, 1), (5, 2), (5, 1)]) == (2, 1, 2)
 
 
+def test_competition_ranking_is_what_ranks_from_keys_makes() -> None:
+    assert is_competition_ranking([1, 1, 3])
+    assert is_competition_ranking([3, 1, 3, 2])
+    assert is_competition_ranking([1])
+    assert not is_competition_ranking([1, 1, 2])  # the place after a tie is skipped
+    assert not is_competition_ranking([0, 1])  # 1 is the best
+    assert not is_competition_ranking([1, 3])  # no gap without a tie
+    assert not is_competition_ranking([2, 2])
+
+
+def test_an_effect_is_stored_whole_and_shown_to_its_seats_only() -> None:
+    effect = Effect("chance", "seat 0 draws", {"cards": (3, 7)}, visible_to=[0])
+    assert effect.to_json() == {
+        "kind": "chance",
+        "text": "seat 0 draws",
+        "data": {"cards": [3, 7]},
+        "visible_to": [0],
+    }
+    assert effect.public_json(0)["data"] == {"cards": [3, 7]}
+    assert "data" not in effect.public_json(1)
+    assert "data" not in effect.public_json(None)
+
+
 def test_result_round_trips() -> None:
     result = Result((13.0, 16.0), (2, 1), {"round_scores": [[13], [16]]})
     assert Result.from_json(result.to_json()) == result
@@ -293,10 +325,6 @@ def test_next_seat_goes_clockwise_and_skips() -> None:
 
 
 def test_every_game_raises_the_one_edition_data_error() -> None:
-    from engine.blazon.cards import DataError as BlazonDataError
-    from engine.sept_blasons.cards import DataError as SeptDataError
-    from engine.treize_couronnes.cards import EditionError
-
     assert BlazonDataError is SeptDataError is EditionError is EditionDataError
     assert issubclass(EditionDataError, EngineError)
     assert issubclass(EditionDataError, ValueError)  # what callers caught before
@@ -324,10 +352,6 @@ def test_a_state_carries_the_engine_version_its_game_was_set_up_under() -> None:
     """The recorded version reaches the state through the setup record and survives a clone
     (even a game's own written-out clone), a move and the state's JSON; a version of another
     major is refused; a new game gets the running version."""
-    import engine
-    from engine.core import InvalidOptions, SetupRecord, rules_since
-    from engine.core.replay import start
-
     game = engine.get("13-couronnes")
     record = SetupRecord("13-couronnes", "reconstructed-1", 2, {}, "v", engine_version="1.2.0")
     assert SetupRecord.from_json(record.to_json()) == record

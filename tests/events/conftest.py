@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from events.models import Stream
-from events.services import stream_open
-from events.states import state_cache
+from events.services import stream_append_move, stream_open
+from events.states import current_state, state_cache
 from tests.events import toy_game
 from tests.users import make_user as _make_user
 from tests.users import token_for
@@ -75,3 +75,20 @@ def open_stream(players: list[User]) -> Callable[..., Stream]:
         )
 
     return open_
+
+
+def play_one(toy: Any, stream: Stream, *, key: str | None = None) -> Any:
+    """Play the first legal move of the seat to act; returns the outcome.
+
+    ``stream`` is read again before the move and after it (its version, whether it finished).
+    """
+    stream.refresh_from_db()
+    state = current_state(stream)
+    seat = toy.to_act(state)[0]
+    move = toy.legal_moves(state, seat)[0].to_json()
+    outcome = stream_append_move(
+        stream_id=stream.pk, seat=seat, move=move, expected_version=stream.version,
+        idempotency_key=key,
+    )  # fmt: skip
+    stream.refresh_from_db()
+    return outcome

@@ -9,8 +9,7 @@ import pytest
 from django.test import Client
 
 from events.models import Event, Stream
-from events.services import stream_append_move
-from events.states import current_state
+from tests.events.conftest import play_one
 
 pytestmark = pytest.mark.django_db
 
@@ -19,13 +18,7 @@ pytestmark = pytest.mark.django_db
 def played(toy: Any, open_stream: Callable[..., Stream]) -> Stream:
     stream = open_stream(turns=4)
     for _ in range(3):
-        state = current_state(stream)
-        seat = toy.to_act(state)[0]
-        move = toy.legal_moves(state, seat)[0].to_json()
-        stream_append_move(
-            stream_id=stream.pk, seat=seat, move=move, expected_version=stream.version
-        )
-        stream.refresh_from_db()
+        play_one(toy, stream)
     return stream
 
 

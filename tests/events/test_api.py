@@ -8,9 +8,12 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
 
 from events.models import Event, Stream
+from events.states import state_cache
 from tests.events.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -295,8 +298,6 @@ def test_hot_endpoints_stay_within_a_query_budget(
 def test_session_auth_works_for_the_browser(
     open_stream: Callable[..., Stream], players: list[User]
 ) -> None:
-    from rest_framework.test import APIClient
-
     stream = open_stream()
     client = APIClient()
     client.force_login(players[0])
@@ -309,9 +310,6 @@ def test_moves_use_the_state_cache_or_the_snapshot(
     stream = open_stream()
     client = client_for(players[0])
     move, version = first_legal(client, stream)
-    from django.db import connection
-
-    from events.states import state_cache
 
     state_cache.clear()
     with CaptureQueriesContext(connection) as queries:

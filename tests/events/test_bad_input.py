@@ -8,25 +8,15 @@ hundreds deep passed the parser and then broke the engine or the canonical JSON.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
 from events.models import Event, Stream
+from tests.api import error_body
 from tests.events.conftest import client_for
 
 pytestmark = pytest.mark.django_db
-
-
-def _error(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
-    assert response.status_code == status, (response.status_code, response.content[:300])
-    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
-    body: dict[str, Any] = response.json()
-    assert body["detail"], body
-    if code is not None:
-        assert body["error"] == code, body
-    return body
 
 
 @pytest.mark.parametrize(
@@ -39,7 +29,7 @@ def test_a_query_number_that_is_not_ascii_digits_is_a_400(
     stream = open_stream()
     path = "events" if name == "after" else "audit"
     response = client_for(arbiter).get(f"/api/v1/streams/{stream.pk}/{path}", {name: value})
-    body = _error(response, 400)
+    body = error_body(response, 400)
     assert name in body["detail"]
 
 
@@ -60,7 +50,7 @@ def test_a_move_nested_too_deep_is_a_400_and_appends_nothing(
     response = client_for(players[0]).post(
         f"/api/v1/streams/{stream.pk}/moves", body, content_type="application/json"
     )
-    _error(response, 400)
+    error_body(response, 400)
     assert response.json()["error"] in {"invalid", "malformed_json"}
     assert Event.objects.filter(stream=stream).count() == 1
 
@@ -72,7 +62,7 @@ def test_json_nested_past_the_parser_s_recursion_limit_is_malformed_json(
     response = client_for(players[0]).post(
         f"/api/v1/streams/{stream.pk}/moves", _nested(100_000), content_type="application/json"
     )
-    _error(response, 400, "malformed_json")
+    error_body(response, 400, "malformed_json")
 
 
 def test_json_with_too_many_items_is_a_400(
@@ -83,7 +73,7 @@ def test_json_with_too_many_items_is_a_400(
     response = client_for(players[0]).post(
         f"/api/v1/streams/{stream.pk}/moves", body, content_type="application/json"
     )
-    _error(response, 400, "invalid")
+    error_body(response, 400, "invalid")
 
 
 def test_a_nul_character_in_a_json_body_is_a_400(
@@ -94,9 +84,9 @@ def test_a_nul_character_in_a_json_body_is_a_400(
         {"game": "toy-draw", "seats": ["player0", "player1"], "options": {"a\u0000": "b\u0000"}},
         format="json",
     )
-    _error(response, 400, "invalid")
+    error_body(response, 400, "invalid")
 
 
 def test_a_stream_path_that_is_not_a_uuid_is_a_json_404(players: list[User]) -> None:
     for path in ("/api/v1/streams/not-a-uuid", "/api/v1/streams/not-a-uuid/events"):
-        _error(client_for(players[0]).get(path), 404, "not_found")
+        error_body(client_for(players[0]).get(path), 404, "not_found")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections import defaultdict
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -26,7 +27,7 @@ from django.contrib.auth.models import User
 
 import engine
 from engine.core import Rng
-from events.hashing import HASH_FORMAT_FULL, chain_hash, event_body
+from events.hashing import HASH_FORMAT_FULL, chain_hash, event_body, event_hash
 from events.models import GENESIS_HASH, Event, Stream
 from events.services import stream_append_move, stream_open
 from events.states import current_state
@@ -75,8 +76,6 @@ def outside_sealed(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def outside_hash(stream_id: str, event: dict[str, Any], prev: str) -> str:
-    from datetime import UTC, datetime
-
     moment = datetime.fromisoformat(event["recorded_at"]).astimezone(UTC)
     body = {
         "stream": stream_id,
@@ -336,8 +335,6 @@ def test_after_the_end_anyone_checks_the_whole_chain_from_the_seed(
 
 def test_a_tampered_hidden_part_breaks_the_chain() -> None:
     """A commitment binds its value: a changed hidden value fails the recomputed hash."""
-    from events.hashing import event_hash
-
     users = seat_users(4)
     stream = stream_open(game_id="les-7-blasons", seats=users)
     event = Event.objects.get(stream=stream, seq=1)

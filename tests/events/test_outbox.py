@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db import transaction
 
 from events.models import OutboxEntry, Stream
 from events.services import (
@@ -20,10 +21,10 @@ from events.services import (
     outbox_routes,
     outbox_sweep,
     outbox_task_done,
-    stream_append_move,
 )
-from events.states import current_state
 from herald.celery import app
+from tests.events.conftest import play_one
+from tests.ratings.workers import RedisServer, broker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 #: The tests of a broker (up, down, unread) need Redis; the database may be SQLite or PostgreSQL.
@@ -56,13 +57,7 @@ def broker_down() -> Iterator[None]:
 
 def finish(toy: Any, stream: Stream) -> None:
     while not stream.is_finished:
-        state = current_state(stream)
-        seat = toy.to_act(state)[0]
-        move = toy.legal_moves(state, seat)[0].to_json()
-        stream_append_move(
-            stream_id=stream.pk, seat=seat, move=move, expected_version=stream.version
-        )
-        stream.refresh_from_db()
+        play_one(toy, stream)
 
 
 @needs_a_broker
@@ -90,8 +85,6 @@ def test_an_entry_survives_a_broker_outage_and_the_sweeper_sends_it(
 
 @needs_a_broker
 def test_with_the_broker_up_an_entry_is_sent_on_commit(open_stream: Callable[..., Stream]) -> None:
-    from django.db import transaction
-
     with transaction.atomic():
         entry = outbox_publish(topic="game.ended", payload={"stream": "x"})
         assert OutboxEntry.objects.get(pk=entry.pk).dispatched_at is None  # not before commit
@@ -111,10 +104,6 @@ def test_an_entry_whose_task_never_reports_done_is_sent_again_after_a_while(
     settings: Any,
 ) -> None:
     """Sent to a private redis-server that no worker reads, as if its worker had been killed."""
-    from django.db import transaction
-
-    from tests.ratings.workers import RedisServer, broker
-
     private = RedisServer()
     private.start()
     try:
@@ -139,8 +128,6 @@ def test_an_entry_whose_task_never_reports_done_is_sent_again_after_a_while(
 
 def test_an_eager_task_marks_its_entry_done() -> None:
     """The embedded default runs tasks in-process: their success marks the entry done too."""
-    from django.db import transaction
-
     app.conf.task_always_eager = True
     try:
         with transaction.atomic():

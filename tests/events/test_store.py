@@ -22,21 +22,10 @@ from events.models import AppendOnlyError, Event, OutboxEntry, Stream, StreamSta
 from events.selectors import stream_audit, stream_verify
 from events.services import stream_append_move, stream_append_ruling, stream_open
 from events.states import current_state, replay_stream, state_cache
+from tests.events.conftest import play_one
 from tests.tamper import event_tamper
 
 pytestmark = pytest.mark.django_db
-
-
-def play_one(toy: Any, stream: Stream, *, key: str | None = None) -> Any:
-    """Play the first legal move of the seat to act; returns the outcome."""
-    stream.refresh_from_db()
-    state = current_state(stream)
-    seat = toy.to_act(state)[0]
-    move = toy.legal_moves(state, seat)[0].to_json()
-    return stream_append_move(
-        stream_id=stream.pk, seat=seat, move=move, expected_version=stream.version,
-        idempotency_key=key,
-    )  # fmt: skip
 
 
 def test_open_records_game_created_with_the_seed_sealed(open_stream: Callable[..., Stream]) -> None:

@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
@@ -25,6 +26,7 @@ from rest_framework.test import APIClient
 from events.models import Stream
 from events.services import stream_open
 from events.states import state_cache
+from herald.checks import password_change_revokes_tokens
 from tests.events import toy_game
 from tests.users import make_user, token_for
 
@@ -284,8 +286,6 @@ def test_saving_a_user_without_touching_the_password_keeps_the_tokens(ann: User)
 
 
 def test_the_password_validator_is_checked_to_stay_configured(settings: Any) -> None:
-    from herald.checks import password_change_revokes_tokens
-
     assert password_change_revokes_tokens() == []
     settings.AUTH_PASSWORD_VALIDATORS = []
     assert [error.id for error in password_change_revokes_tokens()] == ["herald.E001"]
@@ -401,8 +401,6 @@ def test_failed_logins_lock_the_address_for_every_account(
 
 
 def test_a_lockout_ends_after_the_cool_off(ann: User, lockout: Any) -> None:
-    from axes.models import AccessAttempt
-
     client = Client()
     for _ in range(3):
         login(client, "ann", "wrong")

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from tests.conftest import services_required
 from tests.tournaments.factories import make_tournament
@@ -44,10 +45,6 @@ def _unavailable(reason: str) -> None:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the module."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("Playwright is not installed")
     if not shutil.which(CHROMIUM):
         _unavailable(f"Chromium is not installed ({CHROMIUM}; apt-get install chromium)")
     # Playwright's sync API keeps an event loop in this thread; Django's database calls in the
@@ -103,3 +100,102 @@ def test_the_admin_login_is_styled_under_the_policy(live_server: Any, page: Any)
     header = page.evaluate("getComputedStyle(document.querySelector('#header')).backgroundColor")
     assert header not in ("", "rgba(0, 0, 0, 0)"), "the admin's stylesheet did not apply"
     assert violations(page) == []
+
+
+# -- every public page at a phone's width --------------------------------------------------------
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def demo_like(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The demo on a small scale (every game played, verified and rated), plus a running
+    knockout with a drawn bracket, a tournament open for registration and a second club."""
+    import engine
+    from herald import demo
+    from tests.tournaments.factories import UserFactory, register_players
+    from tournaments import services
+
+    small = {game.id: demo.DemoPlan(players=8, rounds=1) for game in engine.games()}
+    small["13-couronnes"] = demo.DemoPlan(players=8, rounds=1, options={"max_turns": 5})
+    monkeypatch.setattr(demo, "PLANS", small)
+    made = demo.demo_populate(say=lambda _: None)
+    organiser = UserFactory(username="tower-organiser")
+    tower = services.club_get_or_create(name="La Tour de Vigie, cercle des joueurs de cartes")
+    cup = make_tournament(
+        organiser=organiser,
+        club=tower,
+        name="Coupe de la Tour de Vigie des joueurs de cartes du jeudi soir",
+        format="single_elimination",
+        table_preferred=None,
+        table_allowed=None,
+    )
+    register_players(cup, 8)
+    first = services.round_confirm(round_=services.round_pair_next(tournament=cup))
+    for table in first.tables.all():
+        services.result_enter(table=table, by=None, ranks=[1, 2])
+    services.round_confirm(round_=services.round_pair_next(tournament=cup))
+    make_tournament(organiser=organiser, club=tower, name="Winter Swiss")
+    return {"tournaments": [*made["tournaments"], cup], "cup": cup}
+
+
+def public_urls(data: dict[str, Any]) -> list[str]:
+    """Every public page of the planted data: indexes, clubs, sheets, leaderboards, histories."""
+    from ratings import selectors as ratings
+    from tournaments.models import Club
+
+    urls = ["/", "/tournaments/", "/ratings/", "/clubs/"]
+    urls += [f"/clubs/{club.pk}/" for club in Club.objects.all()]
+    for tournament in data["tournaments"]:
+        base = f"/tournaments/{tournament.pk}"
+        urls += [
+            f"{base}/",
+            f"{base}/standings/",
+            f"{base}/pairings/1/",
+            f"{base}/pairings/1/by-name/",
+        ]
+    urls.append(f"/tournaments/{data['cup'].pk}/bracket/")
+    for pool in ratings.pool_list():
+        urls.append(f"/ratings/{pool.pk}/")
+        best = ratings.leaderboard(pool=pool, limit=1)[0]
+        urls.append(f"/ratings/{pool.pk}/players/{best.player_id}/")
+    return urls
+
+
+def test_no_public_page_needs_sideways_scrolling_on_a_phone(
+    live_server: Any, browser: Any, demo_like: dict[str, Any], tmp_path: Any
+) -> None:
+    context = browser.new_context(viewport=PHONE)
+    tab = context.new_page()
+    tab.add_init_script(WATCH_VIOLATIONS)
+    problems: list[str] = []
+    tab.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+    tab.on("requestfailed", lambda r: problems.append(f"failed: {r.url} {r.failure}"))
+    tab.on(
+        "response",
+        lambda r: (
+            r.status >= 400
+            and r.request.resource_type != "document"
+            and problems.append(f"{r.status}: {r.url}")
+        ),
+    )
+    urls = [*public_urls(demo_like), "/no/such/page/"]
+    try:
+        for url in urls:
+            response = tab.goto(f"{live_server.url}{url}")
+            assert response is not None
+            expected = 404 if url == "/no/such/page/" else 200
+            assert response.status == expected, url
+            widths = tab.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+            assert widths[0] <= widths[1], f"{url} is {widths[0]} px wide at {widths[1]} px"
+            assert violations(tab) == [], url
+            # The 404 document itself is reported on the console; nothing else may be.
+            if expected == 404:
+                problems[:] = [p for p in problems if "status of 404" not in p]
+            assert problems == [], f"{url}: {problems}"
+    except AssertionError as failure:
+        shot = tmp_path / "phone-failure.png"
+        tab.screenshot(path=str(shot), full_page=True)
+        raise AssertionError(f"{failure} (screenshot: {shot})") from failure
+    finally:
+        context.close()
+    assert len(urls) > 20

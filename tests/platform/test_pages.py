@@ -49,11 +49,20 @@ def text(html: str) -> str:
 
 
 # -- front page --------------------------------------------------------------------------------
+def card(html: str, tournament: Tournament) -> str:
+    """The tournament's card on an index page (its <li>)."""
+    found = re.search(rf'data-tournament="{tournament.pk}".*?</li>', html, re.S)
+    assert found is not None, f"no card for {tournament.name}"
+    return found.group()
+
+
 def test_home_lists_every_tournament_and_pool_with_links(demo_data: dict[str, Any]) -> None:
     html = page("/")
     assert 'href="/static/herald/site.css"' in html
     assert 'href="/api/docs/"' in html
-    assert 'href="/admin/"' in html
+    assert 'href="/admin/"' not in html  # the Admin link is for staff
+    assert 'href="/tournaments/"' in html
+    assert 'href="/ratings/"' in html
     for tournament in demo_data["tournaments"]:
         assert tournament.name in html
         assert f'href="/tournaments/{tournament.pk}/"' in html
@@ -80,15 +89,14 @@ def test_home_counts_rounds_and_links_a_drawn_bracket() -> None:
     register_players(knockout, 4)
     services.round_pair_next(tournament=knockout)
     make_tournament(organiser=organiser, name="Thursday Swiss")
-    html = page("/")
-    row = re.search(r"Cup of the Tower.*?</tr>", html, re.S)
-    assert row is not None
-    assert f'href="/tournaments/{knockout.pk}/bracket/"' in row.group()
-    assert re.search(r'class="num">\s*1\s*</td>', row.group())  # one round drawn
-    swiss_row = re.search(r"Thursday Swiss.*?</tr>", html, re.S)
-    assert swiss_row is not None
-    assert "bracket" not in swiss_row.group()
-    assert re.search(r'class="num">\s*0\s*</td>', swiss_row.group())
+    swiss = Tournament.objects.get(name="Thursday Swiss")
+    for url in ("/", "/tournaments/"):
+        html = page(url)
+        cup = card(html, knockout)
+        assert f'href="/tournaments/{knockout.pk}/bracket/"' in cup
+        assert " 1 round " in text(cup)  # one round drawn
+        assert "bracket" not in card(html, swiss)
+        assert " 0 rounds " in text(card(html, swiss))
 
 
 def test_home_on_an_empty_database_says_what_is_missing() -> None:
@@ -100,7 +108,7 @@ def test_home_on_an_empty_database_says_what_is_missing() -> None:
 def test_home_and_overview_read_a_bounded_number_of_queries(
     demo_data: dict[str, Any], django_assert_max_num_queries: Any
 ) -> None:
-    with django_assert_max_num_queries(3):  # tournaments with counts, pools
+    with django_assert_max_num_queries(4):  # tournaments with counts, pools, leaders, names
         page("/")
     tournament = demo_data["tournaments"][0]
     with django_assert_max_num_queries(3):  # the tournament with counts, its rounds

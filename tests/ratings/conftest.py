@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
-from events.states import state_cache
-from tests.events import toy_game
+from tests.events.conftest import toy  # noqa: F401  (the same autouse toy game, shared)
 from tests.ratings.games import play_to_end
 from tests.users import make_user
-
-
-@pytest.fixture(autouse=True)
-def toy() -> Iterator[toy_game.ToyDraw]:
-    """The toy game in the engine registry for each test; the state cache starts empty."""
-    state_cache.clear()
-    with toy_game.registered() as game:
-        yield game
-    state_cache.clear()
 
 
 @pytest.fixture

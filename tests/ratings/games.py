@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import engine
@@ -10,6 +10,7 @@ from engine.bots import RandomBot
 from events.models import Stream
 from events.services import stream_append_move, stream_open
 from events.states import current_state
+from ratings.verification import game_verify_and_rate
 
 
 def play_stream(stream: Stream, *, bot_seed: str = "bots", stop_after: int | None = None) -> Stream:
@@ -47,3 +48,14 @@ def play_to_end(
         options = {"turns": turns}
     stream = stream_open(game_id=game_id, seats=list(users), options=options)
     return play_stream(stream, bot_seed=bot_seed)
+
+
+def rated_history(count: int, finished: Callable[..., Any], *, seed: str = "history") -> list[Any]:
+    """``count`` games played by bots (``seed``), verified and rated, over rotating tables of
+    four; ``finished`` is the ratings tests' fixture that plays one."""
+    streams = []
+    for index in range(count):
+        stream = finished(4, first=index % 3, bot_seed=f"{seed}-{index}")
+        game_verify_and_rate(stream_id=stream.pk)
+        streams.append(stream)
+    return streams

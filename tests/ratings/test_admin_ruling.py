@@ -25,6 +25,7 @@ from ratings.disputes import dispute_open
 from ratings.models import Dispute, RatedGame, RecomputeJob
 from ratings.services import recompute_run
 from ratings.verification import game_verify_and_rate
+from tests.ratings.games import rated_history
 from tests.ratings.reference import rate_from_scratch
 from tests.tamper import stream_tamper
 from tests.users import make_user
@@ -53,16 +54,6 @@ def ruling_url(dispute: Dispute) -> str:
 
 def change_url(dispute: Dispute) -> str:
     return f"/admin/ratings/dispute/{dispute.pk}/change/"
-
-
-def rated_history(count: int, finished: Callable[..., Any]) -> list[Any]:
-    """``count`` finished, verified and rated games over rotating tables of four."""
-    streams = []
-    for index in range(count):
-        stream = finished(4, first=index % 3, bot_seed=f"admin-ruling-{index}")
-        game_verify_and_rate(stream_id=stream.pk)
-        streams.append(stream)
-    return streams
 
 
 def dispute_on(stream: Any, reason: str = "look again") -> Dispute:
@@ -102,7 +93,7 @@ def ruling_event(dispute: Dispute) -> Event:
 
 
 def test_an_arbiter_annuls_through_the_form(finished: Callable[..., Any], judge: User) -> None:
-    streams = rated_history(4, finished)
+    streams = rated_history(4, finished, seed="admin-ruling")
     target = streams[1]
     dispute = dispute_on(target, "a card was missing")
     client = admin_client(judge)
@@ -131,7 +122,7 @@ def test_an_arbiter_annuls_through_the_form(finished: Callable[..., Any], judge:
 
 
 def test_an_arbiter_amends_through_the_form(finished: Callable[..., Any], judge: User) -> None:
-    streams = rated_history(4, finished)
+    streams = rated_history(4, finished, seed="admin-ruling")
     target = streams[0]
     stored = selectors.stream_outcome(stream=target).ranks
     amended = next(r for r in ([4, 3, 2, 1], [1, 2, 3, 4]) if r != stored)
@@ -159,7 +150,7 @@ def test_an_arbiter_amends_through_the_form(finished: Callable[..., Any], judge:
 def test_an_arbiter_upholds_a_failed_verification_through_the_form(
     finished: Callable[..., Any], judge: User
 ) -> None:
-    streams = rated_history(3, finished)
+    streams = rated_history(3, finished, seed="admin-ruling")
     late = finished(4, bot_seed="admin-late")
     stream_tamper(late.pk, engine_version="toy-0")
     dispute = game_verify_and_rate(stream_id=late.pk).dispute

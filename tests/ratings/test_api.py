@@ -6,20 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 from ratings.models import RatingPool
 from ratings.services import recompute_run
 from ratings.verification import game_verify_and_rate
+from tests.api import client_for
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user: Any | None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture

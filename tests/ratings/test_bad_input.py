@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from ratings.models import RatingPool
 from ratings.services import pool_get_or_create
+from tests.api import error_body
 from tests.users import make_user
 
 pytestmark = pytest.mark.django_db
@@ -33,22 +34,11 @@ def staff_client(db: None) -> APIClient:
     return client
 
 
-def _error(response: Any, status: int | tuple[int, ...], code: str | None = None) -> dict[str, Any]:
-    allowed = status if isinstance(status, tuple) else (status,)
-    assert response.status_code in allowed, (response.status_code, response.content[:300])
-    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
-    body: dict[str, Any] = response.json()
-    assert body["detail"], body
-    if code is not None:
-        assert body["error"] == code, body
-    return body
-
-
 def test_a_dispute_filter_by_a_stream_that_is_not_a_uuid_is_a_400(
     staff_client: APIClient,
 ) -> None:
     for value in ("not-a-uuid", "1", "\u0000"):
-        body = _error(staff_client.get("/api/v1/disputes", {"stream": value}), 400, "invalid")
+        body = error_body(staff_client.get("/api/v1/disputes", {"stream": value}), 400, "invalid")
         assert "stream" in body["detail"]
 
 
@@ -58,14 +48,14 @@ def test_leaderboard_numbers_that_are_huge_or_not_ascii_digits_are_a_400(
     pool: RatingPool, name: str, value: str
 ) -> None:
     response = APIClient().get(f"/api/v1/ratings/pools/{pool.pk}/leaderboard", {name: value})
-    assert name in _error(response, 400, "invalid")["detail"]
+    assert name in error_body(response, 400, "invalid")["detail"]
 
 
 @pytest.mark.parametrize("value", HUGE + NOT_ASCII_DIGITS)
 def test_the_recompute_list_refuses_a_bad_pool_number_with_a_400(
     staff_client: APIClient, value: str
 ) -> None:
-    _error(staff_client.get("/api/v1/ratings/recomputes", {"pool": value}), 400, "invalid")
+    error_body(staff_client.get("/api/v1/ratings/recomputes", {"pool": value}), 400, "invalid")
 
 
 @pytest.mark.parametrize(
@@ -83,7 +73,7 @@ def test_the_recompute_list_refuses_a_bad_pool_number_with_a_400(
 def test_api_paths_with_ids_that_cannot_exist_are_a_json_404(
     staff_client: APIClient, path: str
 ) -> None:
-    _error(staff_client.get(path), 404, "not_found")
+    error_body(staff_client.get(path), 404, "not_found")
 
 
 def test_a_nul_byte_in_a_username_path_is_a_json_404(pool: RatingPool, db: None) -> None:
@@ -91,7 +81,7 @@ def test_a_nul_byte_in_a_username_path_is_a_json_404(pool: RatingPool, db: None)
         "/api/v1/ratings/players/bad%00name",
         f"/api/v1/ratings/pools/{pool.pk}/players/bad%00name/history",
     ):
-        _error(APIClient().get(path), 404, "not_found")
+        error_body(APIClient().get(path), 404, "not_found")
 
 
 @pytest.mark.parametrize("value", ["²", str(10**30), str(2**63), "9" * 400, "0"])

@@ -11,26 +11,17 @@ from django.test import override_settings
 
 from events.models import Event, Stream
 from events.selectors import stream_verify
+from events.states import current_state, replay_stream
 from ratings import selectors
 from ratings.disputes import DisputeError, dispute_open, dispute_rule
 from ratings.models import Dispute, RatedGame, RatingChange, RecomputeJob
 from ratings.services import recompute_run
 from ratings.verification import game_verify_and_rate
-from tests.ratings.games import play_stream
+from tests.ratings.games import play_stream, rated_history
 from tests.ratings.reference import rate_from_scratch
 from tests.tamper import stream_tamper
 
 pytestmark = pytest.mark.django_db
-
-
-def rated_history(count: int, finished: Callable[..., Any]) -> list[Any]:
-    """``count`` finished, verified and rated games over rotating tables of four."""
-    streams = []
-    for index in range(count):
-        stream = finished(4, first=index % 3, bot_seed=f"history-{index}")
-        game_verify_and_rate(stream_id=stream.pk)
-        streams.append(stream)
-    return streams
 
 
 def run_jobs() -> None:
@@ -154,8 +145,6 @@ def test_upholding_a_failed_verification_counts_the_game_again(
 def test_replay_from_move_n_opens_a_stream_continuing_from_that_state(
     finished: Callable[..., Any], seated: list[Any], arbiter: Any
 ) -> None:
-    from events.states import current_state, replay_stream
-
     old = finished(3, turns=8)
     game_verify_and_rate(stream_id=old.pk)
     dispute = dispute_open(stream_id=old.pk, user=seated[0], reason="a misplay at move 5")

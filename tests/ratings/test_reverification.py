@@ -18,6 +18,7 @@ from events.models import Stream
 from events.selectors import stream_verify
 from events.services import stream_open
 from ratings import selectors
+from ratings.disputes import dispute_open
 from ratings.models import Dispute, RatedGame, RecomputeJob, Verification
 from ratings.services import recompute_run
 from ratings.tasks import reverify_finished
@@ -118,8 +119,6 @@ def test_a_run_takes_a_bounded_batch_least_recently_checked_first(
 def test_a_player_dispute_already_open_is_not_doubled(
     finished: Callable[..., Any], seated: list[User]
 ) -> None:
-    from ratings.disputes import dispute_open
-
     (stream,) = rated_games(finished, 1)
     mine = dispute_open(stream_id=stream.pk, user=seated[0], reason="I saw something odd")
     careful_tamper(stream.pk, 2, swap_seat)

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 import engine
 from events.selectors import stream_verify
+from events.services import stream_open
 from ratings.models import Dispute, RatedGame, RatingChange, Verification
 from ratings.verification import game_verify, game_verify_and_rate, stream_checks
 from tests.tamper import careful_tamper, event_tamper, stream_tamper
@@ -85,8 +86,6 @@ def test_the_verify_endpoint_and_the_worker_give_one_verdict_on_the_engine_versi
 
 
 def test_a_game_not_over_is_not_verified(seated: list[Any]) -> None:
-    from events.services import stream_open
-
     stream = stream_open(game_id="toy-draw", seats=seated[:2], options={"turns": 4})
     outcome = game_verify(stream_id=stream.pk)
     assert outcome.verification is None

@@ -12,23 +12,16 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.test import APIClient
 
 from events.services import stream_open
 from ratings.disputes import dispute_open, dispute_rule
 from ratings.models import RatingPool
 from ratings.verification import game_verify_and_rate
+from tests.api import client_for
 from tests.ratings.games import play_stream
 from tests.users import make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user: Any | None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def verified_game(users: list[User], *, public: bool, bot_seed: str) -> Any:

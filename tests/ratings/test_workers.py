@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from events.models import Event, OutboxEntry, Stream
 from events.services import outbox_sweep, stream_open
 from ratings import services as ratings_services
-from ratings.models import RatedGame, RatingChange, RatingPool, RecomputeJob, Verification
+from ratings.models import Dispute, RatedGame, RatingChange, RatingPool, RecomputeJob, Verification
 from ratings.tasks import recompute_pool
 from tests.conftest import wait_for
 from tests.ratings.games import play_stream
@@ -343,8 +344,6 @@ def test_redis_stopped_while_games_finish_loses_nothing(
 def test_a_tampered_stream_fails_verification_in_the_worker_and_opens_a_dispute(
     private_redis: RedisServer, users: list[User], tmp_path: Path
 ) -> None:
-    from django.db import connection, transaction
-
     # No sweeps from this worker: the test sends the entry itself, once the stream is tampered.
     worker = fault_worker(private_redis, tmp_path / "worker.log")
     worker.start()
@@ -374,7 +373,6 @@ def test_a_tampered_stream_fails_verification_in_the_worker_and_opens_a_dispute(
     verification = Verification.objects.get(stream_id=stream.pk)
     assert verification.ok is False
     assert verification.checks["hash_chain"]["ok"] is False
-    from ratings.models import Dispute
 
     dispute = Dispute.objects.get(stream_id=stream.pk)
     assert (dispute.status, dispute.failed_check, dispute.opened_by) == ("open", "hash_chain", None)

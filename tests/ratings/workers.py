@@ -18,7 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import kombu.pools
+import redis
+from django.conf import settings
 
+from herald.celery import app
 from tests.conftest import ROOT, worker_environment
 
 
@@ -40,8 +43,6 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = 10.0) -> None:
-        import redis
-
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no", "--daemonize", "no"],
@@ -114,8 +115,6 @@ class FaultWorker:
 
 def fault_worker(redis: RedisServer, log_path: Path, **env: str) -> FaultWorker:
     """A worker on the default queue of this test session, with ``redis`` as its broker."""
-    from django.conf import settings
-
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     environment = worker_environment(queue, REDIS_URL=redis.url, **env)
     return FaultWorker(queue=queue, env=environment, log_path=log_path)
@@ -124,7 +123,6 @@ def fault_worker(redis: RedisServer, log_path: Path, **env: str) -> FaultWorker:
 @contextmanager
 def broker(url: str) -> Iterator[None]:
     """Point this process's Celery app (what the outbox sends with) at another broker."""
-    from herald.celery import app
 
     def use(target: Any) -> None:
         app.conf.broker_url = target

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rest_framework.test import APIClient
 
+from tests.api import client_for
 from tests.tournaments.factories import ClubFactory, UserFactory, make_tournament
 from tournaments import services
 from tournaments.models import Club, Registration, Round, Tournament
@@ -23,6 +25,12 @@ def organiser(club: Club) -> Any:
     user = UserFactory(username="organiser")
     services.club_member_add(club=club, user=user, role="organiser")
     return user
+
+
+@pytest.fixture
+def api(organiser: Any) -> APIClient:
+    """The API signed in as the organiser."""
+    return client_for(organiser)
 
 
 @pytest.fixture

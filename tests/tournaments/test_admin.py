@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.apps import apps
 from django.test import Client
 
 from tests.tournaments.factories import UserFactory, register_players
@@ -30,7 +31,6 @@ def admin_client_(tournament: Tournament) -> Client:
 def test_every_changelist_and_change_page_renders(admin_client_: Client, model: str) -> None:
     listing = admin_client_.get(f"/admin/tournaments/{model}/")
     assert listing.status_code == 200
-    from django.apps import apps
 
     obj: Any = apps.get_model("tournaments", model).objects.first()
     assert admin_client_.get(f"/admin/tournaments/{model}/{obj.pk}/change/").status_code == 200

@@ -5,21 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import yaml
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from tests.tournaments.factories import GAME, UserFactory, make_player, register_players
+from tests.api import client_for
+from tests.tournaments.factories import (
+    GAME,
+    UserFactory,
+    make_player,
+    make_tournament,
+    register_players,
+)
 from tournaments import services
-from tournaments.models import Registration, Round, Tournament
+from tournaments.models import Player, Registration, Round, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user: Any | None) -> APIClient:
-    client = APIClient()
-    client.default_format = "json"  # the API takes JSON only
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture
@@ -243,8 +245,6 @@ def test_the_schema_documents_the_tournament_operations() -> None:
         else None
     )
     if paths is None:
-        import yaml
-
         paths = yaml.safe_load(response.content)["paths"]
     for path in (
         "/api/v1/tournaments",
@@ -277,11 +277,6 @@ def test_rounds_of_a_finished_tournament_are_refused(
 
 
 def _queries_per_page(players: int) -> list[int]:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from tests.tournaments.factories import make_tournament
-
     tournament = make_tournament(organiser=UserFactory())
     register_players(tournament, players)
     first = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
@@ -310,9 +305,6 @@ def test_pairing_and_hot_pages_cost_the_same_queries_for_8_or_24_players() -> No
 
 
 def test_a_conflict_is_settled_by_the_organiser_even_when_seated(organiser: Any) -> None:
-    from tests.tournaments.factories import make_tournament
-    from tournaments.models import Player
-
     tournament = make_tournament(organiser=organiser)
     me = Player.objects.create(user=organiser, display_name="The Organiser")
     services.registration_create(tournament=tournament, player=me, checked_in=True)

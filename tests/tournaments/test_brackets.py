@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.tournaments.factories import make_tournament, register_players
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.errors import InvalidInput, WrongState
 from tournaments.models import Registration, Round, Tournament
 
@@ -104,8 +104,6 @@ def test_swiss_then_a_cut_to_the_top_four(organiser: Any) -> None:
 
 
 def _standings(tournament: Tournament) -> list[Any]:
-    from tournaments import selectors
-
     return selectors.tournament_standings(tournament)
 
 

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from tests.tournaments.factories import make_player
+from tests.tournaments.factories import make_player, make_tournament, register_players
 from tournaments import services
 from tournaments.models import ClubMembership, Player, Registration, Tournament
 
@@ -25,14 +25,6 @@ def players_csv(count: int, *, start: int = 0) -> str:
         f"Player {i:04d},p{i:04d},p{i:04d}@example.org,Les Pions,{i + 1}\n"
         for i in range(start, start + count)
     )
-
-
-@pytest.fixture
-def api(organiser: Any) -> APIClient:
-    client = APIClient()
-    client.default_format = "json"
-    client.force_authenticate(organiser)
-    return client
 
 
 def import_url(tournament: Tournament) -> str:
@@ -90,8 +82,6 @@ def _import_queries(tournament: Tournament, text: str) -> int:
 def test_an_import_costs_the_same_queries_for_5_or_500_players(
     tournament: Tournament, organiser: Any, club: Any
 ) -> None:
-    from tests.tournaments.factories import make_tournament
-
     small = _import_queries(tournament, players_csv(5))
     other = make_tournament(organiser=organiser, club=club, name="Friday")
     large = _import_queries(other, players_csv(500, start=1000))
@@ -135,8 +125,6 @@ def test_one_bad_row_among_500_writes_nothing(tournament: Tournament, api: APICl
 def test_an_import_into_a_running_tournament_is_late_entry(
     tournament: Tournament, api: APIClient
 ) -> None:
-    from tests.tournaments.factories import register_players
-
     register_players(tournament, 4)
     services.round_confirm(round_=services.round_pair_next(tournament=tournament))
     response = api.post(import_url(tournament), {"csv": players_csv(2)})

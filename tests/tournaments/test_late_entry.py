@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from rest_framework.test import APIClient
 
+from tests.api import client_for
 from tests.tournaments.factories import make_player, make_tournament, register_players
 from tournaments import selectors, services
 from tournaments.errors import InvalidInput
@@ -110,13 +110,6 @@ def test_a_round_the_entrant_played_after_all_is_not_a_missed_round(organiser: A
     assert rows[regs[0].id].late_byes == 0
     assert rows[regs[0].id].games == 1
     assert sum(row.points for row in rows.values()) == 2 * 2  # two wins, nothing awarded
-
-
-def client_for(user: Any) -> APIClient:
-    client = APIClient()
-    client.default_format = "json"
-    client.force_authenticate(user)
-    return client
 
 
 def test_the_api_sets_the_award_and_refuses_a_bad_one_with_a_sentence(organiser: Any) -> None:

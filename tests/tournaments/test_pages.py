@@ -1,13 +1,15 @@
-"""Printable pages and CSV exports: they render, name everyone and link the print CSS."""
+"""Printable pages and CSV exports: they render, name everyone and link the site's stylesheet."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from django.test import Client
 
+from tests.tournaments.factories import make_tournament, register_players
 from tournaments import services
 from tournaments.models import Round, Tournament
 
@@ -48,7 +50,9 @@ def get_page(url: str) -> str:
     assert response.status_code == 200, url
     assert response["Content-Type"].startswith("text/html")
     html = response.content.decode()
-    assert 'href="/static/tournaments/print.css"' in html
+    # The one stylesheet of the site (its @media print rules make the A4 sheet), and no other.
+    assert re.findall(r'rel="stylesheet" href="([^"]+)"', html) == ["/static/herald/site.css"]
+    assert "data-print" in html
     return html
 
 
@@ -114,8 +118,6 @@ def test_imported_players_come_back_in_the_standings_csv(
 
 
 def test_the_bracket_page_names_the_players(organiser: object) -> None:
-    from tests.tournaments.factories import make_tournament, register_players
-
     tournament = make_tournament(
         organiser=organiser, format="single_elimination", table_preferred=None, table_allowed=None
     )
@@ -133,8 +135,6 @@ def test_the_bracket_page_names_the_players(organiser: object) -> None:
 
 
 def test_every_page_names_the_game_and_never_prints_its_id(organiser: object) -> None:
-    from tests.tournaments.factories import make_tournament, register_players
-
     tournament = make_tournament(
         organiser=organiser,
         game_id="les-7-blasons",

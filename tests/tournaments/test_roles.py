@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.test import APIClient
+from django.test import Client
 
+from events.models import Stream
+from tests.api import client_for
 from tests.tournaments.factories import (
     GAME,
     ClubFactory,
@@ -18,18 +20,12 @@ from tests.tournaments.factories import (
     make_tournament,
     register_players,
 )
+from tests.users import make_user
 from tournaments import selectors, services
 from tournaments.errors import NotAllowed
 from tournaments.models import Club, ClubMembership, Player, Registration, Round, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user: Any) -> APIClient:
-    client = APIClient()
-    client.default_format = "json"
-    client.force_authenticate(user)
-    return client
 
 
 def assert_forbidden(response: Any, words: str = "") -> None:
@@ -138,8 +134,6 @@ def test_another_clubs_organiser_cannot_run_the_tournament(
 def test_a_player_cannot_release_a_round_and_open_its_game_streams(
     tournament: Tournament,
 ) -> None:
-    from events.models import Stream
-
     regs = register_players(tournament, 8)
     round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
     player = client_for(regs[0].player.user)
@@ -167,8 +161,6 @@ def test_the_services_check_the_user_they_are_given(tournament: Tournament, riva
 def test_an_arbiter_rules_on_a_result_without_running_the_tournament(
     tournament: Tournament,
 ) -> None:
-    from tests.users import make_user
-
     register_players(tournament, 4)
     round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
     arbiter = make_user("judge", groups=(selectors.ARBITERS,))
@@ -267,8 +259,6 @@ def test_an_import_names_every_account_of_another_club_and_writes_nothing(
 
 # -- the admin ---------------------------------------------------------------------------------
 def test_staff_name_organisers_in_the_admin(club: Club, member: Any) -> None:
-    from django.test import Client
-
     admin = Client()
     admin.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
     membership = ClubMembership.objects.get(club=club, user=member)

@@ -16,14 +16,6 @@ from tournaments.models import Tournament
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def api(organiser: Any) -> APIClient:
-    client = APIClient()
-    client.default_format = "json"
-    client.force_authenticate(organiser)
-    return client
-
-
 def assert_invalid(response: Any, *words: str) -> None:
     assert response.status_code == 400, response.content
     body = response.json()

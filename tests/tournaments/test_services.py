@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from events.models import Stream  # the event store: each played table gets its game
 from tests.tournaments.conftest import seated, table_of
 from tests.tournaments.factories import (
     GAME,
@@ -240,7 +241,6 @@ def test_release_needs_a_confirmed_round(tournament: Tournament) -> None:
     services.round_confirm(round_=round_)
     released = services.round_release(round_=round_)
     assert released.state == Round.State.RELEASED
-    from events.models import Stream  # the event store: each played table gets its game
 
     for table in released.tables.filter(is_bye=False):
         stream = Stream.objects.get(pk=table.stream_id)

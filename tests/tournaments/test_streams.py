@@ -8,6 +8,9 @@ import pytest
 
 import engine
 from engine.bots import RandomBot
+from events.models import Stream
+from events.services import stream_append_move
+from events.states import current_state
 from tests.tournaments.factories import GAME, make_tournament, register_players
 from tournaments import services
 from tournaments.errors import WrongState
@@ -18,10 +21,6 @@ pytestmark = pytest.mark.django_db
 
 def play_to_the_end(stream_id: Any) -> dict[str, Any]:
     """Random legal moves appended through the event store until the game is over."""
-    from events.models import Stream
-    from events.services import stream_append_move
-    from events.states import current_state
-
     game = engine.get(GAME)
     bot = RandomBot(seed="tournament-test")
     for _ in range(5000):
@@ -60,8 +59,6 @@ def test_the_result_is_read_from_the_finished_stream(released_table: Table) -> N
 
 
 def test_the_stream_seats_the_table_in_order(released_table: Table) -> None:
-    from events.models import Stream
-
     stream = Stream.objects.get(pk=released_table.stream_id)
     seated = [s.registration.player.user_id for s in released_table.seats.all()]
     assert list(stream.seats.order_by("seat").values_list("user_id", flat=True)) == seated

@@ -13,20 +13,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.test import APIClient
 
+from tests.api import client_for
 from tests.tournaments.factories import UserFactory
 from tournaments import services
 
 POINTS = [4.0, 2.0, 1.0, 0.0, 0.0]
 BYE_POINTS = 2.0
-
-
-def client_for(user: Any) -> APIClient:
-    client = APIClient()
-    client.default_format = "json"
-    client.force_authenticate(user)
-    return client
 
 
 def ok(response: Any, status: int = 200) -> Any:

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from engine.core import is_competition_ranking
 from tournaments import selectors
 from tournaments.errors import InvalidInput, NotAllowed, ResultConflict, WrongState
 from tournaments.models import Result, ResultConfirmation, Table
@@ -35,8 +36,7 @@ def _check_ranks(
             gettext("Give one score per seat ({seats}), or none.").format(seats=seats)
         )
     values = [int(r) for r in ranks]
-    expected = [1 + sum(1 for other in values if other < r) for r in values]
-    if values != expected:
+    if not is_competition_ranking(values):
         raise InvalidInput(
             gettext(
                 "Ranks must be 1-based with ties sharing a place and the next place "

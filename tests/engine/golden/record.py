@@ -26,8 +26,6 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 import engine  # noqa: E402
 from engine.bots import GreedyBot, RandomBot, play_game  # noqa: E402
 from engine.core import Game, GameState, SetupRecord  # noqa: E402
-from engine.core.codec import to_plain  # noqa: E402
-from engine.core.game import Effect  # noqa: E402
 from engine.core.replay import start  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -51,23 +49,13 @@ GOLDEN: dict[str, list[tuple[int, dict[str, Any], str, str]]] = {
 }
 
 
-def effect_json(effect: Effect) -> dict[str, Any]:
-    """An effect as stored by the event store (events.services.effect_record)."""
-    return {
-        "kind": effect.kind,
-        "text": effect.text,
-        "data": to_plain(effect.data),
-        "visible_to": effect.visible_to,
-    }
-
-
 def replayed_steps(game: Game[Any], setup: SetupRecord,
                    moves: list[tuple[int, Any]]) -> tuple[GameState, list[dict[str, Any]]]:  # fmt: skip
     """Replay ``moves`` from ``setup`` (``engine.core.replay.start``, then each move validated)
     and write each step's effects down right after the step, as the event store records and
     compares them (a game may keep changing an object it noted, e.g. a hand)."""
     state = start(game, setup)
-    steps = [{"seat": None, "move": None, "effects": [effect_json(e) for e in state.effects]}]
+    steps = [{"seat": None, "move": None, "effects": [e.to_json() for e in state.effects]}]
     for seat, raw in moves:
         move = game.decode_move(raw)
         game.apply_in_place(state, seat, move)
@@ -75,7 +63,7 @@ def replayed_steps(game: Game[Any], setup: SetupRecord,
             {
                 "seat": seat,
                 "move": move.to_json(),
-                "effects": [effect_json(e) for e in state.effects],
+                "effects": [e.to_json() for e in state.effects],
             }
         )
     return state, steps

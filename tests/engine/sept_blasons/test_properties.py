@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 
 from engine.bots import Bot, GreedyBot, RandomBot, play_game
-from engine.core import IllegalMove, Move
+from engine.core import IllegalMove, Move, SetupRecord, replay
 from engine.sept_blasons import GAME
 from engine.sept_blasons.state import PLAY, POWER, SeptState
 
@@ -136,10 +137,6 @@ def test_the_greedy_bot_beats_random_bots() -> None:
 def test_a_logged_variant_game_replays_and_a_snapshot_resumes_identically(
     variants: list[int],
 ) -> None:
-    import json
-
-    from engine.core import SetupRecord, replay
-
     options = GAME.normalize_options({"variants": variants, "tie_rule": "strict"})
     bots: list[Bot] = [RandomBot(f"snap{seat}") for seat in range(5)]
     played = play_game(GAME, bots, seed="snap", options=options)

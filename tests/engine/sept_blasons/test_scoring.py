@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core import Termination
 from engine.sept_blasons import GAME
-from engine.sept_blasons.moves import PlayCard
+from engine.sept_blasons.moves import PlayCard, Steal, TakeToken
 from engine.sept_blasons.scoring import MAX_TIE_BREAK_ROUNDS, colour_scores, round_score
 from engine.sept_blasons.state import OVER, PLAY, SeptState, Token
 from tests.engine.sept_blasons.helpers import act, first_legal, new_game, play_cards, set_tokens
@@ -180,8 +180,6 @@ def test_the_result_explains_each_players_rounds_and_the_tie_breaks() -> None:
 
 
 def test_moves_read_as_sentences() -> None:
-    from engine.sept_blasons.moves import Steal, TakeToken
-
     assert GAME.describe(PlayCard(3), 2) == "seat 2 plays the magistrat (3)"
     assert GAME.describe(PlayCard(0, True), 1) == (
         "seat 1 plays the malandrin (*) and activates its bourgeoisie card"

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
 
-from engine.core import InvalidOptions
+from engine.core import BadMove, InvalidOptions
 from engine.sept_blasons import GAME
-from engine.sept_blasons.cards import STANDARD, DataError, edition_from_data, load_edition
+from engine.sept_blasons.cards import DATA_DIR, STANDARD, DataError, edition_from_data, load_edition
+from engine.sept_blasons.moves import MOVES, ExchangeWith, Finish, PlayCard, Steal
 
 
 @pytest.mark.parametrize(("players", "down", "up"), [(3, 2, 1), (4, 2, 1), (5, 1, 1), (6, 1, 1),
@@ -72,10 +74,6 @@ def test_options_default_to_cascade_and_no_variant() -> None:
 
 
 def _raw() -> dict[str, Any]:
-    import json
-
-    from engine.sept_blasons.cards import DATA_DIR
-
     data: dict[str, Any] = json.loads((DATA_DIR / "standard.json").read_text("utf-8"))
     return data
 
@@ -111,9 +109,6 @@ def test_the_standard_data_file_loads() -> None:
 
 
 def test_the_fast_move_decoder_agrees_with_the_generic_one() -> None:
-    from engine.core import BadMove
-    from engine.sept_blasons.moves import MOVES, ExchangeWith, Finish, PlayCard, Steal
-
     for move in (PlayCard(3, True), Steal(2, "power"), ExchangeWith(-1, 4), Finish()):
         assert GAME.decode_move(move.to_json()) == MOVES.decode(move.to_json()) == move
     for bad in (

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from engine.bots import RandomBot
 from engine.sept_blasons import GAME
 from engine.sept_blasons.moves import ConsultToken, Finish, PlayCard, RemoveToken, TakeToken
 from engine.sept_blasons.state import BOURGEOISIE, SeptState
@@ -97,8 +98,6 @@ def test_a_consulted_token_put_into_the_pile_is_forgotten() -> None:
 def test_hidden_markers_never_reach_a_view_in_any_variant(
     players: int, variants: list[int]
 ) -> None:
-    from engine.bots import RandomBot
-
     state = GAME.new_game(players=players, seed="markers", options={"variants": variants})
     bot = RandomBot("markers")
     checked = 0
