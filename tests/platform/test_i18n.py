@@ -25,6 +25,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.test import Client
 from django.utils import translation
+from django.utils.translation import gettext
 
 import engine
 from engine.bots import RandomBot
@@ -34,6 +35,8 @@ from herald import demo
 from herald.texts import render
 from ratings import selectors as ratings_selectors
 from tournaments.models import Club, Tournament
+from tournaments.pairing.checks import check_tables
+from tournaments.pairing.types import Entrant, History, TableRule
 
 CATALOGUE = Path(settings.LOCALE_PATHS[0]) / "fr" / "LC_MESSAGES"
 NAMES = ["alice", "bruno", "chloé", "damien"]
@@ -515,3 +518,11 @@ def test_a_refused_move_is_explained_in_french_with_the_players_names() -> None:
     assert "alice" in detail
     assert "bruno" in detail
     assert "seat" not in detail
+
+
+def test_a_draw_warning_is_shown_in_the_organisers_language() -> None:
+    draw = check_tables([[7, 7]], [], [Entrant(7)], History(), TableRule(preferred=2, allowed=(2,)))
+    (twice,) = (w for w in draw if w.code == "seated_twice")
+    assert twice.render({7: "alice"}) == "alice is seated twice"
+    with translation.override("fr"):
+        assert twice.render({7: "alice"}, translate=gettext) == "alice est placé deux fois"

@@ -197,4 +197,7 @@ def rendered_warnings(
     warnings: Sequence[pairing.DrawWarning], names: Mapping[int, str]
 ) -> list[dict[str, Any]]:
     """The draw's warnings as stored and shown: code, table and a sentence with names."""
-    return [{"code": w.code, "table": w.table, "text": w.render(names)} for w in warnings]
+    return [
+        {"code": w.code, "table": w.table, "text": w.render(names, translate=gettext)}
+        for w in warnings
+    ]
