@@ -302,7 +302,7 @@ def test_seats_are_named_by_the_players_or_counted_from_one() -> None:
     sentence = Text("{seat} has no guard to place", {"seat": Seat(1)})
     with translation.override("fr"):
         assert render(sentence, NAMES) == "bruno n'a pas de garde à placer"
-        assert render(sentence) == "place 2 n'a pas de garde à placer"
+        assert render(sentence) == "la place 2 n'a pas de garde à placer"
     with translation.override("en"):
         assert render(sentence) == "seat 2 has no guard to place"
     assert str(sentence) == "seat 1 has no guard to place"  # the engine's own words, 0-based
