@@ -77,6 +77,7 @@ def view(state: CouronnesState, seat: int | None) -> dict[str, Any]:
         "revealed": list(state.revealed),
         "pending": state.pending[0] if state.pending else None,
         "decision": decision_words(state),
+        "decision_message": decision_text(state).to_json(),
         "winner": None if state.winner == NOBODY else state.winner,
     }
 
