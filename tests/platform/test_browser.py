@@ -17,8 +17,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import sync_playwright
 
+import engine
+from herald import demo
+from ratings import selectors as ratings
 from tests.conftest import services_required
-from tests.tournaments.factories import make_tournament
+from tests.tournaments.factories import UserFactory, make_tournament, register_players
+from tournaments import services
+from tournaments.models import Club
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Chromium's own calls home are refused by this network; without these flags it retries them.
@@ -110,11 +115,6 @@ PHONE = {"width": 390, "height": 844}
 def demo_like(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """The demo on a small scale (every game played, verified and rated), plus a running
     knockout with a drawn bracket, a tournament open for registration and a second club."""
-    import engine
-    from herald import demo
-    from tests.tournaments.factories import UserFactory, register_players
-    from tournaments import services
-
     small = {game.id: demo.DemoPlan(players=8, rounds=1) for game in engine.games()}
     small["13-couronnes"] = demo.DemoPlan(players=8, rounds=1, options={"max_turns": 5})
     monkeypatch.setattr(demo, "PLANS", small)
@@ -140,9 +140,6 @@ def demo_like(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
 def public_urls(data: dict[str, Any]) -> list[str]:
     """Every public page of the planted data: indexes, clubs, sheets, leaderboards, histories."""
-    from ratings import selectors as ratings
-    from tournaments.models import Club
-
     urls = ["/", "/tournaments/", "/ratings/", "/clubs/"]
     urls += [f"/clubs/{club.pk}/" for club in Club.objects.all()]
     for tournament in data["tournaments"]:
