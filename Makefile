@@ -7,13 +7,14 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: help venv run serve migrate demo test lint typecheck pytest worker beat bench lock clean messages
+.PHONY: help venv run serve migrate demo test lint typecheck pytest worker beat sockets bench lock clean messages
 
 help:
 	@echo "make run      set up, migrate, load demo data and serve on http://$(HOST):$(PORT)"
 	@echo "make test     set up, then ruff, mypy and pytest"
 	@echo "make worker   start a Celery worker (needs REDIS_URL); it runs the periodic sweeps too"
 	@echo "make beat     start Celery beat: only with HERALD_WORKER_SWEEPS=false"
+	@echo "make sockets  serve the game sockets (daphne, port 8001) beside gunicorn: needs REDIS_URL"
 	@echo "make bench    run the benchmarks in bench/"
 	@echo "make messages extract the strings to translate into locale/fr and compile the catalogue"
 
@@ -33,6 +34,8 @@ demo: migrate
 		$(BIN)/python manage.py demo --if-empty; \
 	else echo "no demo data yet"; fi
 
+# daphne's runserver (daphne is first in INSTALLED_APPS): HTTP and the game sockets from one
+# process, on the in-memory channel layer unless REDIS_URL is set.
 run: demo
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
@@ -65,6 +68,10 @@ worker: venv
 
 beat: venv
 	$(BIN)/celery -A herald beat --loglevel=INFO
+
+SOCKETS_PORT ?= 8001
+sockets: venv
+	$(BIN)/daphne -b $(HOST) -p $(SOCKETS_PORT) herald.asgi:application
 
 bench: venv
 	@for script in bench/*.py; do \

@@ -21,6 +21,7 @@ herald_events_bench, created if missing and migrated). Runs a few seconds per le
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import socket
@@ -30,6 +31,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,7 +115,20 @@ def free_port() -> int:
         return port
 
 
-def start_gunicorn(port: int) -> subprocess.Popen[bytes]:
+def start_gunicorn(port: int, **extra: str) -> subprocess.Popen[bytes]:
+    env = server_environment(**extra)
+    command = [
+        sys.executable, "-m", "gunicorn", "bench._toy_wsgi:application",
+        "--bind", f"127.0.0.1:{port}", "--workers", str(GUNICORN_WORKERS),
+        "--worker-class", "gthread", "--threads", str(GUNICORN_THREADS),
+        "--keep-alive", "30", "--log-level", "warning",
+    ]  # fmt: skip
+    return wait_listening(subprocess.Popen(command, cwd=ROOT, env=env), port, "gunicorn")
+
+
+def server_environment(**extra: str) -> dict[str, str]:
+    """A server process's environment: the benchmark's database, no throttle, no Redis for
+    the cache and Celery (eager), the channel layer only if ``extra`` names one."""
     env = dict(os.environ)
     env.update(
         # Persistent connections, as production should run: a new PostgreSQL connection per
@@ -128,13 +143,16 @@ def start_gunicorn(port: int) -> subprocess.Popen[bytes]:
         PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
     )
     env.pop("REDIS_URL", None)
-    command = [
-        sys.executable, "-m", "gunicorn", "bench._toy_wsgi:application",
-        "--bind", f"127.0.0.1:{port}", "--workers", str(GUNICORN_WORKERS),
-        "--worker-class", "gthread", "--threads", str(GUNICORN_THREADS),
-        "--keep-alive", "30", "--log-level", "warning",
-    ]  # fmt: skip
-    process = subprocess.Popen(command, cwd=ROOT, env=env)
+    env.pop("CHANNEL_LAYER_URL", None)
+    env.setdefault("HERALD_LIVE_SEND", "off")
+    env.update(extra)
+    return env
+
+
+def wait_listening(
+    process: subprocess.Popen[bytes], port: int, name: str
+) -> subprocess.Popen[bytes]:
+    """The process, once something accepts connections on ``port``."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -143,7 +161,7 @@ def start_gunicorn(port: int) -> subprocess.Popen[bytes]:
         except OSError:
             time.sleep(0.2)
     process.kill()
-    raise RuntimeError("gunicorn did not start")
+    raise RuntimeError(f"{name} did not start")
 
 
 # -- the HTTP client ------------------------------------------------------------------------
@@ -234,9 +252,9 @@ class Client:
         }
         url = f"/api/v1/streams/{table.stream_id}/moves"
         status, raw = self.conn.post(url, body, headers)
-        answer = json.loads(raw)
         if status != 201:
-            raise RuntimeError(f"append refused: {status} {answer}")
+            raise RuntimeError(f"append refused: {status} {raw[:300]!r}")
+        answer = json.loads(raw)
         table.hands[seat].remove(card)
         table.hands[seat].append(answer["event"]["payload"]["effects"][0]["data"]["card"])
         table.version = answer["version"]
@@ -328,18 +346,20 @@ def _postgres_counts(command: str, database: str) -> bool:
     return not is_backend or words[1] == database
 
 
-def cpu_by_group(server_pid: int | None) -> dict[str, float]:
-    """CPU seconds used so far by the gunicorn workers, PostgreSQL (for the benchmark's
-    database) and this process (the load generator, or the bare transaction's client)."""
+def cpu_by_group(server_pid: int | Sequence[int] | None) -> dict[str, float]:
+    """CPU seconds used so far by the server's processes (gunicorn's or an ASGI server's: the
+    ``server_pid`` processes and their children), PostgreSQL (for the benchmark's database)
+    and this process (the load generator, or the bare transaction's client)."""
     database = urlparse(DATABASE_URL).path.lstrip("/")
-    groups = {"gunicorn": 0.0, "PostgreSQL": 0.0, "client": time.process_time()}
+    servers = {server_pid} if isinstance(server_pid, int) else set(server_pid or ())
+    groups = {"server": 0.0, "PostgreSQL": 0.0, "client": time.process_time()}
     for pid, (command, parent, seconds) in _process_stats().items():
-        if server_pid is not None and server_pid in (pid, parent):
-            groups["gunicorn"] += seconds
+        if pid in servers or parent in servers:
+            groups["server"] += seconds
         elif _postgres_counts(command, database):
             groups["PostgreSQL"] += seconds
-    if server_pid is None:
-        del groups["gunicorn"]
+    if not servers:
+        del groups["server"]
     return groups
 
 
@@ -368,7 +388,9 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def measure(clients: list[Any], seconds: float, server_pid: int | None = None) -> Figures:
+def measure(
+    clients: list[Any], seconds: float, server_pid: int | Sequence[int] | None = None
+) -> Figures:
     """Every client appends in a loop for ``seconds``; rate, latency and CPU per append."""
     latencies: list[list[float]] = [[] for _ in clients]
     start = threading.Barrier(len(clients) + 1)
@@ -448,6 +470,183 @@ def print_aim(runs: dict[int, tuple[Figures, Figures, Figures]]) -> None:
     )
 
 
+# -- the HTTP API under each server, and the live updates' cost ------------------------------
+
+LIVE_LAYER_URL = os.environ.get("BENCH_CHANNEL_LAYER_URL", "redis://127.0.0.1:6379/0")
+
+
+def asgi_environment(**extra: str) -> dict[str, str]:
+    """An ASGI server's environment: psycopg's pool instead of persistent connections, which
+    Django's ASGI handler would open once per request thread (PostgreSQL then refuses "too
+    many clients"); without psycopg-pool, a connection per request."""
+    env = server_environment(**extra)
+    env["DATABASE_URL"] = DATABASE_URL
+    if importlib.util.find_spec("psycopg_pool") is not None:
+        env["DATABASE_POOL"] = "true"
+    return env
+
+
+def start_daphne(ports: Sequence[int], **extra: str) -> list[subprocess.Popen[bytes]]:
+    """One daphne process per port (daphne has no workers: a site runs several behind its
+    proxy); the clients are spread over the ports."""
+    env = asgi_environment(**extra)
+    return [
+        wait_listening(
+            subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                 "--access-log", os.devnull, "bench._toy_asgi:application"],
+                cwd=ROOT, env=env,
+            ),
+            port,
+            "daphne",
+        )
+        for port in ports
+    ]  # fmt: skip
+
+
+def start_uvicorn(port: int, **extra: str) -> subprocess.Popen[bytes]:
+    """uvicorn with as many worker processes as gunicorn has (uvloop and httptools)."""
+    command = [
+        sys.executable, "-m", "uvicorn", "bench._toy_asgi:application", "--host", "127.0.0.1",
+        "--port", str(port), "--workers", str(GUNICORN_WORKERS), "--no-access-log",
+        "--log-level", "warning", "--timeout-keep-alive", "30", "--lifespan", "off",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, cwd=ROOT, env=asgi_environment(**extra))
+    return wait_listening(process, port, "uvicorn")
+
+
+def live_problem() -> str | None:
+    """Why the live rows cannot run (no Redis for the channel layer), or None."""
+    import redis
+
+    try:
+        redis.Redis.from_url(LIVE_LAYER_URL, socket_timeout=2).ping()
+    except Exception as exc:
+        return f"Redis at {LIVE_LAYER_URL} (BENCH_CHANNEL_LAYER_URL) does not answer: {exc}"
+    return None
+
+
+def server_runs() -> list[tuple[str, str, dict[str, str]]]:
+    """(label, server, environment) of each configuration the servers section measures."""
+    live = {"CHANNEL_LAYER_URL": LIVE_LAYER_URL, "CHANNEL_LAYER_PREFIX": f"bench{os.getpid()}"}
+    runs = [("gunicorn gthread, live updates off", "gunicorn", {"HERALD_LIVE_SEND": "off"})]
+    if live_problem() is None:
+        runs += [
+            ("gunicorn gthread, live direct", "gunicorn", {**live, "HERALD_LIVE_SEND": "direct"}),
+            ("gunicorn gthread, live outbox", "gunicorn", {**live, "HERALD_LIVE_SEND": "outbox"}),
+            ("daphne, live direct", "daphne", {**live, "HERALD_LIVE_SEND": "direct"}),
+        ]
+        if importlib.util.find_spec("uvicorn") is not None:  # not a dependency: for comparison
+            runs.append(("uvicorn, live direct", "uvicorn", {**live, "HERALD_LIVE_SEND": "direct"}))
+    return runs
+
+
+def compare_servers() -> None:
+    """Validated appends at each level under each server and live-update mode, same machine,
+    same run: gunicorn (today's HTTP server), daphne and uvicorn (ASGI), with
+    ``GUNICORN_WORKERS`` processes each; the live modes as events.live sends them."""
+    problem = live_problem()
+    pool = importlib.util.find_spec("psycopg_pool") is not None
+    print(
+        f"servers ({GUNICORN_WORKERS} processes each; live rows on the Redis channel layer, "
+        f"Celery eager; ASGI servers on {'psycopg_pool' if pool else 'a connection per request'}"
+        "): validated appends over HTTP" + (f"; live rows skipped: {problem}" if problem else "")
+    )
+    for label, server, env in server_runs():
+        ports = [free_port() for _ in range(GUNICORN_WORKERS)]
+        if server == "gunicorn":
+            processes = [start_gunicorn(ports[0], **env)]
+            ports = ports[:1]
+        elif server == "daphne":
+            processes = start_daphne(ports, **env)
+        else:
+            processes = [start_uvicorn(ports[0], **env)]
+            ports = ports[:1]
+        try:
+            tables = make_tables(sum(LEVELS))
+            offset = 0
+            for level in LEVELS:
+                clients = [
+                    Client(ports[i % len(ports)], table)
+                    for i, table in enumerate(tables[offset : offset + level])
+                ]
+                for client in clients:
+                    client.append()
+                figures = measure(clients, SECONDS, [p.pid for p in processes])
+                for client in clients:
+                    client.conn.close()
+                print(f"  {label:<36} {level:>3} clients  {figures.text()}  {figures.cpu_text()}")
+                offset += level
+        finally:
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.wait(timeout=60)
+
+
+INTERLEAVED_APPENDS = int(os.environ.get("BENCH_INTERLEAVED", "300"))
+
+
+def interleaved(title: str, starters: dict[str, Any]) -> None:
+    """Configurations side by side: every server up at once, one client taking turns between
+    them, so a busy machine's drift hits each alike. Median append latency and the server's
+    CPU per append. ``starters``: label -> function(port) returning the server's processes."""
+    ports = {label: free_port() for label in starters}
+    servers = {label: start(ports[label]) for label, start in starters.items()}
+    try:
+        tables = make_tables(len(starters))
+        clients = {
+            label: Client(ports[label], table)
+            for label, table in zip(starters, tables, strict=True)
+        }
+        times: dict[str, list[float]] = {label: [] for label in starters}
+        cpu: dict[str, float] = dict.fromkeys(starters, 0.0)
+        for client in clients.values():
+            client.append()
+        for _ in range(INTERLEAVED_APPENDS):
+            for label, client in clients.items():
+                pids = [process.pid for process in servers[label]]
+                before = cpu_by_group(pids)["server"]
+                times[label].append(timed_append(client))
+                cpu[label] += cpu_by_group(pids)["server"] - before
+        print(f"{title}, interleaved ({INTERLEAVED_APPENDS} appends each, one client):")
+        for label in starters:
+            median = 1000 * statistics.median(times[label])
+            per_append = 1000 * cpu[label] / INTERLEAVED_APPENDS
+            print(f"  {label:<36} p50 {median:6.2f} ms, server CPU {per_append:5.2f} ms per append")
+        for client in clients.values():
+            client.conn.close()
+    finally:
+        for processes in servers.values():
+            for process in processes:
+                process.terminate()
+                process.wait(timeout=60)
+
+
+def interleaved_runs() -> None:
+    """The live modes on gunicorn, then gunicorn against the ASGI servers (live direct)."""
+    if live_problem() is not None:
+        return
+    live = {"CHANNEL_LAYER_URL": LIVE_LAYER_URL, "CHANNEL_LAYER_PREFIX": f"bench{os.getpid()}"}
+    interleaved(
+        "live updates on gunicorn",
+        {
+            f"HERALD_LIVE_SEND={mode}": (
+                lambda port, mode=mode: [start_gunicorn(port, **live, HERALD_LIVE_SEND=mode)]
+            )
+            for mode in ("off", "direct", "outbox")
+        },
+    )
+    direct = {**live, "HERALD_LIVE_SEND": "direct"}
+    servers: dict[str, Any] = {
+        "gunicorn gthread": lambda port: [start_gunicorn(port, **direct)],
+        "daphne": lambda port: start_daphne([port], **direct),
+    }
+    if importlib.util.find_spec("uvicorn") is not None:
+        servers["uvicorn"] = lambda port: [start_uvicorn(port, **direct)]
+    interleaved("the HTTP API under each server (live direct)", servers)
+
+
 def postgres_problem() -> str | None:
     """Why the benchmark's PostgreSQL cannot be used, or None."""
     admin = urlparse(DATABASE_URL)._replace(path="/postgres").geturl()
@@ -513,6 +712,9 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=60)
+    if os.environ.get("BENCH_SERVERS", "true").lower() not in {"0", "false", "no"}:
+        compare_servers()
+        interleaved_runs()
 
 
 if __name__ == "__main__":

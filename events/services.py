@@ -44,6 +44,7 @@ from events.hashing import (
     hashed_payload,
     request_digest,
 )
+from events.live import announce_advanced
 from events.models import Event, EventType, Stream, StreamSeat, StreamStatus
 
 # The outbox lives in events.outbox; its public names stay importable from here.
@@ -280,6 +281,7 @@ def stream_append_move(
         set_snapshot(stream, game, state)
         event_store().append(stream, outcome.events, head_columns(finished=stream.is_finished))
         _remember_on_commit(stream, game, state)
+        announce_advanced(stream.pk, stream.version)
     return outcome
 
 
@@ -401,6 +403,7 @@ def stream_reshuffle_unseen(*, stream_id: UUID | str) -> Event:
         set_snapshot(stream, game, state)
         event_store().append(stream, [event], head_columns())
         _remember_on_commit(stream, game, state)
+        announce_advanced(stream.pk, stream.version)
     return event
 
 
@@ -518,6 +521,7 @@ def stream_append_ruling(
         if snapshot_current:  # a ruling changes no game state: the snapshot stays valid
             stream.snapshot_version = stream.version
         event_store().save_head(stream, head_columns(snapshot=False))
+        announce_advanced(stream.pk, stream.version)
         outbox_publish(
             topic="ruling.made", payload={"stream": str(stream.id), "seq": event.seq, "kind": kind}
         )

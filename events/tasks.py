@@ -12,7 +12,9 @@ from typing import Any
 from celery import Task, shared_task
 from celery.signals import task_success
 
+from events.live import advanced_message, stream_group
 from events.outbox import outbox_entry_of, outbox_sweep, outbox_task_done
+from herald.layers import group_send
 
 
 @shared_task(name="events.sweep_outbox", acks_late=True)
@@ -25,6 +27,14 @@ def sweep_outbox() -> int:
 def outbox_noop(**payload: Any) -> dict[str, Any]:
     """Stands in for topics no app handles yet (e.g. before ratings routes "game.ended")."""
     return payload
+
+
+@shared_task(name="events.send_stream_advanced", acks_late=True)
+def send_stream_advanced(*, stream: str, version: int) -> bool:
+    """The outbox's fallback for a live message the committing process could not send: send it
+    now. Raises while the channel layer is down, so the entry stays undone and is sent again."""
+    group_send(stream_group(stream), advanced_message(stream, version))
+    return True
 
 
 @task_success.connect

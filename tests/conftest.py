@@ -11,9 +11,12 @@ the marked tests are skipped with a reason, and the summary counts them; with
 from __future__ import annotations
 
 import os
+import shutil
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +26,7 @@ import pytest
 import redis
 from django.conf import settings
 from django.db import connection
+from playwright.sync_api import sync_playwright
 
 from herald.celery import app
 
@@ -259,3 +263,258 @@ def throttling_off(settings: Any) -> None:
     from one address and one user. Tests of throttling turn it back on (tests/platform/test_auth.py)."""
     settings.HERALD_THROTTLE = False
     settings.AXES_ENABLED = False
+
+
+# -- a live ASGI server process -------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now (the server binds it right after)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class AsgiServer:
+    """A real ASGI server process (daphne, as production's sockets service runs it) serving
+    herald.asgi on a free port: HTTP, static files and the game sockets, on the test database
+    and the Redis channel layer. ``url`` is its base URL, ``ws_url`` the same for sockets."""
+
+    def __init__(self, *, env: dict[str, str], log_path: Path) -> None:
+        self.env = env
+        self.log_path = log_path
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 60.0) -> None:
+        """Start the server and wait until /healthz answers 200."""
+        log = self.log_path.open("ab")
+        command = [
+            sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+            "--access-log", os.devnull, "herald.asgi:application",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the ASGI server exited early:\n{self.log_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"the ASGI server did not answer within {timeout}s:\n{self.log_text()}")
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM), then make sure it is gone."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+def asgi_server_environment(**overrides: str) -> dict[str, str]:
+    """A server process's environment: this session's database, Redis, channel layer and Celery
+    queue, DEBUG off (the pages as a club sees them), static files served by the process."""
+    env = worker_environment(settings.CELERY_TASK_DEFAULT_QUEUE)
+    env.update(
+        DJANGO_SETTINGS_MODULE="herald.settings",
+        CHANNEL_LAYER_URL=settings.CHANNEL_LAYER_URL,
+        DEBUG="false",
+        HERALD_SERVE_STATIC="true",
+        HERALD_THROTTLE="false",
+        LOG_LEVEL="WARNING",
+    )
+    env.update(overrides)
+    return env
+
+
+def _require_postgres_and_redis() -> None:
+    for found in (_postgres_problem(), _redis_problem()):
+        if found:
+            problem = f"{found}; needed for a live ASGI server on the test database"
+            if services_required():
+                pytest.fail(problem, pytrace=False)
+            pytest.skip(problem)
+
+
+@pytest.fixture(scope="session")
+def asgi_server_factory(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Any]:
+    """Starts ASGI server processes (:class:`AsgiServer`) on the test database; all are stopped
+    at the end of the session. Tests using them need committed data:
+    ``django_db(transaction=True)``."""
+    servers: list[AsgiServer] = []
+
+    def start(**env: str) -> AsgiServer:
+        _require_postgres_and_redis()
+        with django_db_blocker.unblock():
+            environment = asgi_server_environment(**env)
+        log_path = tmp_path_factory.mktemp("asgi") / f"{uuid.uuid4().hex}.log"
+        server = AsgiServer(env=environment, log_path=log_path)
+        servers.append(server)
+        server.start()
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def asgi_server(asgi_server_factory: Any) -> AsgiServer:
+    """One live ASGI server process for the session (PostgreSQL and Redis needed: skipped
+    without them, failed under HERALD_REQUIRE_SERVICES=1)."""
+    server: AsgiServer = asgi_server_factory()
+    return server
+
+
+# -- a real browser on the live ASGI server -------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Chromium's own calls home are refused by this network; without these flags it retries them.
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+# Collects the page's Content-Security-Policy violations (securitypolicyviolation events).
+WATCH_VIOLATIONS = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation",
+  (e) => window.__violations.push(e.violatedDirective + " " + e.blockedURI));
+"""
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _browser_unavailable(reason: str) -> None:
+    if services_required():
+        pytest.fail(f"HERALD_REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Debian Chromium (Playwright) for the session; skipped without it (failed
+    under HERALD_REQUIRE_SERVICES=1: `.ci/run` installs it)."""
+    if not shutil.which(CHROMIUM):
+        _browser_unavailable(f"Chromium is not installed ({CHROMIUM}; apt-get install chromium)")
+    # Playwright's sync API keeps an event loop in this thread; Django's database calls in the
+    # tests (fixtures, factories) are synchronous code beside it, not async code.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+class BrowserProblems:
+    """What went wrong in the page while a test ran: console errors, uncaught exceptions,
+    failed requests, answers of 400 and more, CSP violations. A test that expects one (a 404
+    page) says so with :meth:`allow`."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.allowed: list[str] = []
+
+    def allow(self, fragment: str) -> None:
+        """Problems whose text contains ``fragment`` are expected, not failures."""
+        self.allowed.append(fragment)
+
+    def add(self, text: str) -> None:
+        self.seen.append(text)
+
+    def unexpected(self) -> list[str]:
+        return [p for p in self.seen if not any(fragment in p for fragment in self.allowed)]
+
+
+@pytest.fixture
+def browser_problems() -> BrowserProblems:
+    """The problems :func:`browser_page` watches; ``browser_problems.allow("404")``."""
+    return BrowserProblems()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Any:
+    """Keep each phase's report on the item, so fixtures can tell that their test failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+def watch_page(page: Any, problems: BrowserProblems) -> None:
+    """Record in ``problems`` what goes wrong in ``page`` from now on."""
+
+    def console(message: Any) -> None:
+        if message.type == "error":
+            problems.add(f"console error: {message.text} ({message.location.get('url', '')})")
+
+    def response(answer: Any) -> None:
+        if answer.status >= 400:
+            problems.add(f"answer {answer.status}: {answer.request.method} {answer.url}")
+
+    page.on("console", console)
+    page.on("response", response)
+    page.on("pageerror", lambda error: problems.add(f"uncaught exception: {error}"))
+    page.on("requestfailed", lambda req: problems.add(f"request failed: {req.url} ({req.failure})"))
+
+
+@pytest.fixture
+def browser_page(
+    browser: Any,
+    asgi_server: AsgiServer,
+    browser_problems: BrowserProblems,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+) -> Iterator[Any]:
+    """A Playwright page at phone width (390 px; ``page.set_viewport_size(DESKTOP)`` for a
+    desktop) on the live ASGI server: ``page.goto("/me/")`` is relative to it.
+
+    The test fails on any console error, uncaught exception, failed request, answer of 400 or
+    more, or CSP violation it did not :meth:`BrowserProblems.allow`, and a failed test leaves a
+    screenshot (its path is in the failure). Tests need committed data:
+    ``django_db(transaction=True)``.
+    """
+    context = browser.new_context(viewport=PHONE, base_url=asgi_server.url)
+    page = context.new_page()
+    page.add_init_script(WATCH_VIOLATIONS)
+    watch_page(page, browser_problems)
+    yield page
+    try:
+        violations = page.evaluate("window.__violations || []") if not page.is_closed() else []
+    except Exception:  # the page navigated away or crashed: its other problems say why
+        violations = []
+    for violation in violations:
+        browser_problems.add(f"CSP violation: {violation}")
+    failed = getattr(request.node, "report_call", None)
+    unexpected = browser_problems.unexpected()
+    shot = tmp_path / "browser-failure.png"
+    if (unexpected or (failed is not None and failed.failed)) and not page.is_closed():
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"screenshot of the failed page: {shot}")
+    context.close()
+    if unexpected:
+        pytest.fail(
+            "the browser reported problems:\n  "
+            + "\n  ".join(unexpected)
+            + f"\nscreenshot: {shot}",
+            pytrace=False,
+        )

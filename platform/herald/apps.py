@@ -13,6 +13,7 @@ class HeraldConfig(AppConfig):
     def ready(self) -> None:
         # Register the platform's tasks in every process, as the other apps do.
         from herald import schema, signals, tasks  # noqa: F401
-        from herald.checks import password_change_revokes_tokens
+        from herald.checks import channel_layer_is_shared, password_change_revokes_tokens
 
         checks.register(password_change_revokes_tokens, checks.Tags.security)
+        checks.register(channel_layer_is_shared, checks.Tags.compatibility, deploy=True)

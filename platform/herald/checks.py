@@ -23,3 +23,19 @@ def password_change_revokes_tokens(**kwargs: Any) -> list[checks.CheckMessage]:
             id="herald.E001",
         )
     ]
+
+
+def channel_layer_is_shared(**kwargs: Any) -> list[checks.CheckMessage]:
+    """In production the sockets (daphne) and the appends (gunicorn, Celery) are other
+    processes: only a Redis channel layer carries a commit's message from one to the other."""
+    backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
+    if backend.startswith("channels_redis."):
+        return []
+    return [
+        checks.Warning(
+            f"The channel layer is {backend or 'not configured'}: a move committed by one "
+            "server process never reaches the sockets held by another.",
+            hint="Set REDIS_URL (or CHANNEL_LAYER_URL) so that every process shares Redis.",
+            id="herald.W001",
+        )
+    ]

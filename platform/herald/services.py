@@ -12,6 +12,7 @@ from django.db import connection
 from django.utils import timezone
 from knox.models import AuthToken
 
+from herald.layers import layer_status
 from herald.models import Heartbeat
 
 
@@ -23,14 +24,20 @@ def heartbeat_record(*, token: str, worker: str = "") -> Heartbeat:
 
 @dataclass(frozen=True)
 class Health:
-    """What /healthz reports: each dependency is "ok", "eager" or a sentence saying what failed."""
+    """What /healthz reports: each dependency is "ok", "eager" (the broker: tasks run
+    in-process), "in-memory" (the channel layer: one process) or a sentence saying what failed."""
 
     database: str
     broker: str
+    channel_layer: str
 
     @property
     def ok(self) -> bool:
-        return self.database == "ok" and self.broker in {"ok", "eager"}
+        return (
+            self.database == "ok"
+            and self.broker in {"ok", "eager"}
+            and self.channel_layer in {"ok", "in-memory"}
+        )
 
 
 def _database_status() -> str:
@@ -56,8 +63,10 @@ def _broker_status() -> str:
 
 
 def health_check() -> Health:
-    """Check the database and the Celery broker right now."""
-    return Health(database=_database_status(), broker=_broker_status())
+    """Check the database, the Celery broker and the channel layer right now."""
+    return Health(
+        database=_database_status(), broker=_broker_status(), channel_layer=layer_status()
+    )
 
 
 def token_issue(user: Any) -> tuple[AuthToken, str]:

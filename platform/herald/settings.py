@@ -23,6 +23,9 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[:
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # First: daphne's runserver replaces Django's, so `make run` serves HTTP and WebSockets
+    # (herald.asgi) from one process.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -35,6 +38,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
+    "channels",
     "herald",
     "events",
     "tournaments",
@@ -117,6 +121,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=5
     )
+# Under ASGI Django runs each request's synchronous code in a thread of its own, so persistent
+# connections (conn_max_age) would pile up, one per thread: an ASGI process serving HTTP uses
+# psycopg's pool instead (DATABASE_POOL=true, needs the psycopg-pool package; no conn_max_age).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
+    "DATABASE_POOL", default=False
+):
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = True
 # SQLite (the embedded default) has no row locks: a transaction that read and then writes fails
 # at once with "database is locked" when another writer got there first (a 500 instead of the
 # loser's 409). IMMEDIATE transactions take the write lock at BEGIN, so writers queue for it
@@ -146,6 +157,35 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Channels (the game pages' sockets, herald.asgi): with Redis, every server process shares one
+# channel layer, so a move committed by one process reaches sockets held by another. The core
+# layer (lists and sorted sets, not PUBLISH): a group's members and a message wait in Redis for
+# a consumer between its receives, and it is the layer Channels documents and tests first.
+# CHANNEL_LAYER_URL picks another Redis database or server than REDIS_URL's. Without Redis the
+# layer is in-memory: one process (`make run`), which is all it serves.
+CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", default=REDIS_URL)
+if CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [CHANNEL_LAYER_URL],
+                "prefix": env.str("CHANNEL_LAYER_PREFIX", default="herald"),
+                # A socket that lags this far behind drops frames rather than Redis growing:
+                # the page asks for what it missed when it sees a gap in the versions.
+                "capacity": 200,
+                "expiry": 30,
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# How a committed append reaches the sockets (events.live): "direct" (group_send on commit,
+# the outbox only when that fails), "outbox" (always through an outbox entry and a Celery task)
+# or "off". docs/operations.md has bench/append.py's figures for each.
+HERALD_LIVE_SEND = env.str("HERALD_LIVE_SEND", default="direct")
 
 # Celery: a real broker when REDIS_URL is set; otherwise tasks run eagerly, in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -68,8 +68,12 @@ def me(request: HttpRequest) -> HttpResponse:
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 with each dependency's status, or 503 naming what is down."""
     health = health_check()
-    body: dict[str, object] = {"database": health.database, "broker": health.broker}
+    body: dict[str, object] = {
+        "database": health.database,
+        "broker": health.broker,
+        "channel_layer": health.channel_layer,
+    }
     if not health.ok:
-        down = [name for name, status in body.items() if status not in {"ok", "eager"}]
+        down = [name for name, status in body.items() if status not in {"ok", "eager", "in-memory"}]
         body["detail"] = "Down: " + ", ".join(down) + "."
     return JsonResponse(body, status=200 if health.ok else 503)

@@ -1,116 +1,120 @@
 """The pages under the Content-Security-Policy, in a real browser (Debian's Chromium via Playwright).
 
 The policy allows scripts and styles from this site only. These tests load the pages a club
-uses whose scripts or styles the policy could block, and check that what they do still happens:
-the API docs draw Swagger UI, a tournament sheet's Print link prints, the admin is styled, and
-the browser reports no policy violation. They skip without Chromium or Playwright (fail under
-HERALD_REQUIRE_SERVICES=1, as CI sets it: `.ci/run` installs Chromium).
+uses whose scripts or styles the policy could block, on a live ASGI server process (the
+``asgi_server`` fixture: daphne, the test database, the Redis channel layer), and check that
+what they do still happens: the API docs draw Swagger UI, a tournament sheet's Print link
+prints, the admin is styled. ``browser_page`` fails them on any console error, failed request
+or policy violation and keeps a screenshot of a failure. They skip without Chromium or
+Playwright (fail under HERALD_REQUIRE_SERVICES=1, as CI sets it: `.ci/run` installs Chromium).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import sync_playwright
+import requests
+from django.test import Client
 
 import engine
+from events.services import stream_open
 from herald import demo
 from ratings import selectors as ratings
-from tests.conftest import services_required
 from tests.tournaments.factories import UserFactory, make_tournament, register_players
+from tests.users import make_user, token_for
 from tournaments import services
 from tournaments.models import Club
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# Chromium's own calls home are refused by this network; without these flags it retries them.
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-# Collects the page's CSP violations (the browser's securitypolicyviolation events).
-WATCH_VIOLATIONS = """
-window.__violations = [];
-document.addEventListener("securitypolicyviolation",
-  (e) => window.__violations.push(e.violatedDirective + " " + e.blockedURI));
-"""
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _unavailable(reason: str) -> None:
-    if services_required():
-        pytest.fail(f"HERALD_REQUIRE_SERVICES=1 but {reason}", pytrace=False)
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One headless Chromium for the module."""
-    if not shutil.which(CHROMIUM):
-        _unavailable(f"Chromium is not installed ({CHROMIUM}; apt-get install chromium)")
-    # Playwright's sync API keeps an event loop in this thread; Django's database calls in the
-    # tests (fixtures, factories) are synchronous code beside it, not async code.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as playwright:
-            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            yield chromium
-            chromium.close()
-    finally:
-        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    tab = context.new_page()
-    tab.add_init_script(WATCH_VIOLATIONS)
-    yield tab
-    context.close()
-
-
-def violations(page: Any) -> list[str]:
-    found: list[str] = page.evaluate("window.__violations")
-    return found
-
-
-def test_the_api_docs_draw_swagger_ui_under_the_policy(live_server: Any, page: Any) -> None:
-    page.goto(f"{live_server.url}/api/docs/")
-    title = page.wait_for_selector(".swagger-ui .info .title", timeout=15_000)
+def test_the_api_docs_draw_swagger_ui_under_the_policy(browser_page: Any) -> None:
+    browser_page.goto("/api/docs/")
+    title = browser_page.wait_for_selector(".swagger-ui .info .title", timeout=15_000)
     assert "Herald API" in title.inner_text()
-    assert page.locator(".opblock").count() > 20  # the operations are listed
-    assert violations(page) == []
+    assert browser_page.locator(".opblock").count() > 20  # the operations are listed
 
 
-def test_a_tournament_sheets_print_link_prints(live_server: Any, page: Any) -> None:
+def test_a_tournament_sheets_print_link_prints(browser_page: Any) -> None:
     tournament = make_tournament()
-    page.add_init_script("window.print = () => { window.__printed = true; };")
-    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
-    page.click("[data-print]")
-    assert page.evaluate("window.__printed === true"), "print.js did not run"
+    browser_page.add_init_script("window.print = () => { window.__printed = true; };")
+    browser_page.goto(f"/tournaments/{tournament.pk}/")
+    browser_page.click("[data-print]")
+    assert browser_page.evaluate("window.__printed === true"), "print.js did not run"
     # The sheet's own stylesheet applied: tables are drawn with collapsed borders.
-    collapse = page.evaluate(
+    collapse = browser_page.evaluate(
         "getComputedStyle(document.querySelector('table') || document.body).borderCollapse"
     )
     assert collapse == "collapse"
-    assert violations(page) == []
 
 
-def test_the_admin_login_is_styled_under_the_policy(live_server: Any, page: Any) -> None:
-    page.goto(f"{live_server.url}/admin/login/")
-    header = page.evaluate("getComputedStyle(document.querySelector('#header')).backgroundColor")
+def test_the_admin_login_is_styled_under_the_policy(browser_page: Any) -> None:
+    browser_page.goto("/admin/login/")
+    header = browser_page.evaluate(
+        "getComputedStyle(document.querySelector('#header')).backgroundColor"
+    )
     assert header not in ("", "rgba(0, 0, 0, 0)"), "the admin's stylesheet did not apply"
-    assert violations(page) == []
+
+
+def test_a_broken_page_fails_the_browser_fixture(browser_page: Any, browser_problems: Any) -> None:
+    """The watch itself: a missing stylesheet and a console error are both seen."""
+    browser_page.goto("/healthz")
+    browser_page.evaluate(
+        "() => { console.error('boom'); const l = document.createElement('link');"
+        " l.rel = 'stylesheet'; l.href = '/static/herald/missing.css';"
+        " document.head.appendChild(l); }"
+    )
+    browser_page.wait_for_timeout(500)
+    seen = browser_problems.unexpected()
+    assert any("console error: boom" in p for p in seen), seen
+    assert any("answer 404" in p and "missing.css" in p for p in seen), seen
+    browser_problems.allow("boom")
+    browser_problems.allow("missing.css")
+    browser_problems.allow("404 (Not Found)")
+
+
+def test_a_players_browser_gets_the_frame_after_a_move(browser_page: Any, asgi_server: Any) -> None:
+    """The page's socket under the policy (connect-src 'self'), on the session's cookie."""
+    players = [make_user(name, password="a long enough password 42") for name in ("ann", "bob")]
+    stream = stream_open(game_id="blazon", seats=players, public=False)
+    client = Client()
+    client.force_login(players[0])
+    browser_page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": asgi_server.url}]
+    )
+    browser_page.goto("/")
+    browser_page.evaluate(
+        """(id) => { window.__frames = [];
+        const socket = new WebSocket(`ws://${location.host}/ws/games/${id}/`);
+        socket.onmessage = (event) => window.__frames.push(JSON.parse(event.data)); }""",
+        str(stream.pk),
+    )
+    browser_page.wait_for_function("() => window.__frames.length === 1", timeout=10_000)
+    assert browser_page.evaluate("window.__frames[0].type") == "joined"
+    for user in players:
+        headers = {"Authorization": f"Token {token_for(user)}"}
+        view = requests.get(
+            f"{asgi_server.url}/api/v1/streams/{stream.pk}/view", headers=headers, timeout=10
+        ).json()
+        if view.get("legal_moves"):
+            answer = requests.post(
+                f"{asgi_server.url}/api/v1/streams/{stream.pk}/moves",
+                json={"move": view["legal_moves"][0], "expected_version": view["version"]},
+                headers=headers,
+                timeout=10,
+            )
+            assert answer.status_code == 201, answer.text
+            break
+    browser_page.wait_for_function("() => window.__frames.length === 2", timeout=10_000)
+    assert browser_page.evaluate("window.__frames[1]") == {
+        "type": "advanced",
+        "stream": str(stream.pk),
+        "version": 2,
+    }
 
 
 # -- every public page at a phone's width --------------------------------------------------------
-PHONE = {"width": 390, "height": 844}
-
-
 @pytest.fixture
 def demo_like(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """The demo on a small scale (every game played, verified and rated), plus a running
@@ -159,40 +163,20 @@ def public_urls(data: dict[str, Any]) -> list[str]:
 
 
 def test_no_public_page_needs_sideways_scrolling_on_a_phone(
-    live_server: Any, browser: Any, demo_like: dict[str, Any], tmp_path: Any
+    browser_page: Any, browser_problems: Any, demo_like: dict[str, Any]
 ) -> None:
-    context = browser.new_context(viewport=PHONE)
-    tab = context.new_page()
-    tab.add_init_script(WATCH_VIOLATIONS)
-    problems: list[str] = []
-    tab.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
-    tab.on("requestfailed", lambda r: problems.append(f"failed: {r.url} {r.failure}"))
-    tab.on(
-        "response",
-        lambda r: (
-            r.status >= 400
-            and r.request.resource_type != "document"
-            and problems.append(f"{r.status}: {r.url}")
-        ),
-    )
+    """At 390 px every public page fits its width (wide tables scroll in their own box)."""
     urls = [*public_urls(demo_like), "/no/such/page/"]
-    try:
-        for url in urls:
-            response = tab.goto(f"{live_server.url}{url}")
-            assert response is not None
-            expected = 404 if url == "/no/such/page/" else 200
-            assert response.status == expected, url
-            widths = tab.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-            assert widths[0] <= widths[1], f"{url} is {widths[0]} px wide at {widths[1]} px"
-            assert violations(tab) == [], url
-            # The 404 document itself is reported on the console; nothing else may be.
-            if expected == 404:
-                problems[:] = [p for p in problems if "status of 404" not in p]
-            assert problems == [], f"{url}: {problems}"
-    except AssertionError as failure:
-        shot = tmp_path / "phone-failure.png"
-        tab.screenshot(path=str(shot), full_page=True)
-        raise AssertionError(f"{failure} (screenshot: {shot})") from failure
-    finally:
-        context.close()
+    for url in urls:
+        response = browser_page.goto(url)
+        assert response is not None
+        expected = 404 if url == "/no/such/page/" else 200
+        assert response.status == expected, url
+        widths = browser_page.evaluate(
+            "() => [document.documentElement.scrollWidth, window.innerWidth]"
+        )
+        assert widths[0] <= widths[1], f"{url} is {widths[0]} px wide at {widths[1]} px"
+    # The 404 document itself is reported on the console; nothing else may be.
+    browser_problems.allow("/no/such/page/")
+    browser_problems.allow("status of 404")
     assert len(urls) > 20

@@ -68,7 +68,7 @@ def _settings_env_names() -> set[str]:
 
 def test_compose_has_every_service_with_a_healthcheck() -> None:
     services = _compose()["services"]
-    assert set(services) == {"postgres", "redis", "web", "worker"}
+    assert set(services) == {"postgres", "redis", "web", "sockets", "worker"}
     for name, service in services.items():
         assert "healthcheck" in service, f"{name} has no healthcheck"
 
@@ -77,7 +77,7 @@ def test_compose_environment_matches_the_settings_module() -> None:
     services = _compose()["services"]
     known = _settings_env_names() | {"DJANGO_SETTINGS_MODULE"}
     assert {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"} <= known
-    for name in ("web", "worker"):
+    for name in ("web", "sockets", "worker"):
         env = services[name]["environment"]
         assert set(env) <= known, (
             f"{name} sets variables the settings never read: {set(env) - known}"
@@ -91,12 +91,18 @@ def test_compose_commands_name_the_real_modules() -> None:
     web = " ".join(services["web"]["command"])
     assert "manage.py migrate" in web
     assert "gunicorn herald.wsgi:application" in web
+    # The sockets: daphne serving the ASGI application (Channels) on the Redis channel layer.
+    sockets = services["sockets"]["command"]
+    assert sockets[0] == "daphne"
+    assert sockets[-1] == "herald.asgi:application"
     assert services["worker"]["command"][:4] == ["celery", "-A", "herald", "worker"]
     # No beat service: the worker sends the sweeps itself, so they must not be turned off.
     assert services["worker"]["environment"].get("HERALD_WORKER_SWEEPS", "true") == "true"
     assert "beat" not in services
     # The modules the commands name exist and import.
-    result = _run_python("import herald.wsgi, herald.celery; print(herald.celery.app.main)")
+    result = _run_python(
+        "import herald.wsgi, herald.asgi, herald.celery, daphne; print(herald.celery.app.main)"
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "herald"
 

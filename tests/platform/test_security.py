@@ -17,6 +17,8 @@ from django.test import Client
 from tests.tournaments.factories import make_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
+# check --deploy reads the settings only: this Redis need not answer.
+REDIS = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 
 pytestmark = pytest.mark.django_db
 
@@ -32,10 +34,22 @@ def _production_env(**env: str) -> dict[str, str]:
 def test_check_deploy_passes_with_the_production_settings() -> None:
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=_production_env(SECRET_KEY=secrets.token_urlsafe(50)),
+        cwd=ROOT, env=_production_env(SECRET_KEY=secrets.token_urlsafe(50), REDIS_URL=REDIS),
         capture_output=True, text=True, check=False, timeout=120,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_check_deploy_warns_of_a_channel_layer_other_processes_cannot_share() -> None:
+    env = _production_env(SECRET_KEY=secrets.token_urlsafe(50))
+    env.pop("REDIS_URL", None)
+    env.pop("CHANNEL_LAYER_URL", None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert "herald.W001" in result.stdout + result.stderr
 
 
 @pytest.mark.parametrize(
