@@ -218,6 +218,9 @@ class GameInfo:
 
 S = TypeVar("S", bound=GameState)
 
+#: The key of the effects' messages in a state's plain data (``Game.state_to_json``).
+EFFECT_MESSAGES = "effect_messages"
+
 #: The refusal of any move once the game is over.
 GAME_OVER = _("the game is over")
 
@@ -415,13 +418,25 @@ class Game(ABC, Generic[S]):
         return self.moves.decode(data)
 
     def state_to_json(self, state: S) -> dict[str, Any]:
-        """The full state as plain data (seed included: for snapshots and audits only)."""
+        """The full state as plain data (seed included: for snapshots and audits only).
+
+        The last step's effect messages (not state fields) ride along as ``effect_messages``,
+        so a state read back from a snapshot can still be shown in the viewer's language.
+        """
         plain: dict[str, Any] = to_plain(state)
+        messages = [None if e.message is None else e.message.to_json() for e in state.effects]
+        if any(messages):
+            plain[EFFECT_MESSAGES] = messages
         return plain
 
     def state_from_json(self, data: Mapping[str, Any]) -> S:
         """The inverse of :meth:`state_to_json`."""
-        state: S = from_plain(self.state_type, dict(data))
+        fields = dict(data)
+        messages = fields.pop(EFFECT_MESSAGES, None) or []
+        state: S = from_plain(self.state_type, fields)
+        for effect, message in zip(state.effects, messages, strict=False):
+            if message is not None:
+                effect.message = Text.from_json(message)
         return state
 
     def clone(self, state: S) -> S:

@@ -63,3 +63,14 @@ def test_describe_is_describe_text_in_english_and_effects_carry_their_message(
 
 def test_every_termination_has_a_sentence() -> None:
     assert all(isinstance(t.text, Text) and t.text.msgid for t in Termination)
+
+
+@pytest.mark.parametrize("game_id", ["blazon", "les-7-blasons", "13-couronnes"])
+def test_a_state_read_back_from_plain_data_keeps_its_effects_messages(game_id: str) -> None:
+    """A snapshot (state_to_json) read by another process still shows effects translated."""
+    game = engine.get(game_id)
+    state = game.new_game(players=3, seed="snapshot")
+    restored = game.state_from_json(game.state_to_json(state))
+    assert restored == state
+    assert [e.message for e in restored.effects] == [e.message for e in state.effects]
+    assert game.state_to_json(restored) == game.state_to_json(state)
