@@ -45,11 +45,12 @@ lint: venv
 	PYTHONPATH=.:platform $(BIN)/lint-imports
 
 typecheck: venv
-	$(BIN)/mypy engine platform/herald events tournaments ratings bench
+	$(BIN)/mypy engine platform/herald events tournaments ratings play bench
 
 # With DATABASE_URL on PostgreSQL (CI) and no PYTEST_ARGS, the store, API and admin tests that
 # need no service run a second time on SQLite and eager Celery, the default `make run` serves.
-SQLITE_TESTS ?= tests/events tests/ratings tests/tournaments tests/platform/test_auth.py
+SQLITE_TESTS ?= tests/events tests/ratings tests/tournaments tests/platform/test_auth.py \
+	tests/platform/test_me.py tests/play/test_table_page.py
 SQLITE_SKIP := tests/tournaments/pairing tests/events/test_hashing.py \
 	tests/events/test_concurrency_sqlite.py
 

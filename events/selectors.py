@@ -446,3 +446,47 @@ def stream_verify_cached(stream: Stream) -> dict[str, Any]:
         report = stream_verify(stream)
         cache.set(key, report, timeout=settings.HERALD_VERIFY_CACHE_SECONDS)
     return report
+
+
+# -- a user's own games ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatedStream:
+    """A stream a user sits in, with their seat (0-based, as the store keeps it)."""
+
+    stream: Stream
+    seat: int
+
+    @property
+    def my_rank(self) -> int | None:
+        """The user's finishing rank once the game is over (None while it runs)."""
+        ranks = (self.stream.result or {}).get("ranks") if self.stream.is_finished else None
+        return int(ranks[self.seat]) if ranks and self.seat < len(ranks) else None
+
+    @property
+    def my_score(self) -> Any:
+        """The user's game score once the game is over, when the game gives one."""
+        scores = (self.stream.result or {}).get("scores") if self.stream.is_finished else None
+        return scores[self.seat] if scores and self.seat < len(scores) else None
+
+
+#: Stream columns a list of games never needs: the sealed seed and the state snapshot.
+HEAVY_STREAM_COLUMNS = ("stream__seed", "stream__snapshot")
+
+
+def user_streams(user: Any, *, limit: int = 50) -> list[SeatedStream]:
+    """The streams ``user`` sits in, live ones first, then newest first; one query.
+
+    The seed and the snapshot are not loaded: a list of games has no use for either, and the
+    seed must not be in memory for a page that could show it by mistake.
+    """
+    if not getattr(user, "is_authenticated", False):
+        return []
+    seats = (
+        StreamSeat.objects.filter(user_id=user.pk)
+        .select_related("stream")
+        .defer(*HEAVY_STREAM_COLUMNS)
+        .order_by("-stream__status", "-stream__created_at")
+    )
+    return [SeatedStream(seat.stream, seat.seat) for seat in seats[:limit]]

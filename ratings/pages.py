@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET
 import engine
 from herald.params import BadNumber, whole_number
 from ratings import selectors
+from ratings.charts import rating_chart
 from ratings.models import RatingPool
 from tournaments import selectors as tournaments
 
@@ -162,13 +163,17 @@ def player_history(request: HttpRequest, pool_id: int, player_id: int) -> HttpRe
         )
     rating = selectors.player_ratings(player_id=player_id).filter(pool=pool).first()
     names = tournaments.display_names([player_id])
+    name = names.get(player_id, user.get_username())
     context = {
         "pool": pool,
         "game_name": _game_name(pool.game),
         "player": user,
-        "name": names.get(player_id, user.get_username()),
+        "name": name,
         "rating": rating,
         "lines": lines,
+        "chart": rating_chart(selectors.rating_points(changes)),
+        "chart_title": gettext("The %(game)s rating of %(name)s, game by game")
+        % {"game": _game_name(pool.game), "name": name},
         "provisional_games": selectors.provisional_games(),
     }
     return render(request, "ratings/player_history.html", context)

@@ -227,3 +227,56 @@ def stream_counts(*, stream_id: uuid.UUID | str) -> bool:
     """True when the finished game of ``stream_id`` counts (not annulled nor replaced)."""
     stream = Stream.objects.filter(pk=stream_id).first()
     return stream is not None and stream.is_finished and stream_outcome(stream=stream).counts
+
+
+# -- a player's own page ("My Herald") --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """The conservative rating μ − 3σ after one rated game of the pool."""
+
+    sequence: int
+    conservative: float
+
+
+@dataclass(frozen=True)
+class MyRating:
+    """A player's rating in one pool and the path it took, game by game."""
+
+    rating: Rating
+    provisional: bool
+    points: list[RatingPoint]
+
+
+def rating_points(changes: Any) -> list[RatingPoint]:
+    """The conservative rating after each of ``changes`` (RatingChange rows, oldest first)."""
+    return [
+        RatingPoint(change.sequence, change.mu_after - 3 * change.sigma_after) for change in changes
+    ]
+
+
+def player_ratings_with_history(*, player_id: int) -> list[MyRating]:
+    """Each of the player's ratings with its history; two queries for any number of pools."""
+    ratings = list(
+        player_ratings(player_id=player_id).order_by("pool__game", "pool__edition_family")
+    )
+    changes = RatingChange.objects.filter(
+        player_id=player_id, current=True, pool__in=[rating.pool_id for rating in ratings]
+    ).order_by("pool_id", "sequence")
+    by_pool: dict[int, list[Any]] = {}
+    for change in changes.only("pool_id", "sequence", "mu_after", "sigma_after"):
+        by_pool.setdefault(change.pool_id, []).append(change)
+    threshold = provisional_games()
+    return [
+        MyRating(rating, rating.games < threshold, rating_points(by_pool.get(rating.pool_id, [])))
+        for rating in ratings
+    ]
+
+
+def disputes_of_user(*, user_id: int) -> QuerySet[Dispute]:
+    """Disputes the user opened, or on games the user sits in, newest first (one query)."""
+    played = StreamSeat.objects.filter(user_id=user_id).values("stream_id")
+    return Dispute.objects.filter(Q(opened_by_id=user_id) | Q(stream_id__in=played)).order_by(
+        "-opened_at", "-pk"
+    )

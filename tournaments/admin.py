@@ -43,7 +43,8 @@ class ClubMembershipInline(admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "created_at"]
+    list_display = ["name", "allow_signup", "created_at"]
+    list_filter = ["allow_signup"]
     search_fields = ["name"]
     inlines = [ClubMembershipInline]
 

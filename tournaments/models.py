@@ -18,6 +18,13 @@ class Club(models.Model):
 
     name = models.CharField(max_length=120, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Off by default: a club's players are registered by its organisers (and invited);
+    # a club that opens its doors lets anyone make an account and join it at /clubs/<pk>/join/.
+    allow_signup = models.BooleanField(
+        _("allow self sign-up"),
+        default=False,
+        help_text=_("Anyone may make an account and join this club from its sign-up page."),
+    )
 
     class Meta:
         verbose_name = _("club")

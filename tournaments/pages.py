@@ -156,6 +156,8 @@ def pairings_by_table(request: HttpRequest, pk: int, number: int) -> HttpRespons
         "tournament": tournament,
         "round": round_,
         "tables": selectors.pairings_by_table(round_),
+        # The organisers' way to the players' invitation links (and their QR codes).
+        "may_organise": selectors.user_is_organiser(request.user, tournament),
     }
     return render(request, "tournaments/pairings_by_table.html", context)
 

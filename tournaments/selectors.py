@@ -13,6 +13,8 @@ from typing import Any
 from django.db.models import Count, Exists, Max, Min, OuterRef, Prefetch, Q, QuerySet
 
 from events.models import Stream
+from herald.invitations import invitations_pending
+from herald.models import Invitation
 from herald.roles import ARBITERS, in_group
 from tournaments import pairing
 from tournaments.models import (
@@ -520,3 +522,150 @@ def user_only_club(user: AnyUser) -> Club | None:
         return None
     memberships = list(ClubMembership.objects.filter(user_id=user.pk).select_related("club")[:2])
     return memberships[0].club if len(memberships) == 1 else None
+
+
+# -- invitations -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class InvitationRow:
+    """One player of a tournament on the invitations sheet."""
+
+    user_id: int
+    username: str
+    display_name: str
+    email: str
+    unclaimed: bool  # the account has no password yet: it is claimed with an invitation
+    claimed_at: Any  # when the last invitation was used, if one was
+    pending_until: Any  # when the current link expires, if one is usable
+
+
+def tournament_invitation_rows(tournament: Tournament) -> list[InvitationRow]:
+    """The tournament's players by name, with where their account stands (three queries)."""
+    registrations = list(
+        tournament.registrations.select_related("player__user").order_by("player__display_name")
+    )
+    user_ids = [reg.player.user_id for reg in registrations]
+    pending = invitations_pending(user_ids)
+    claimed = dict(
+        Invitation.objects.filter(user_id__in=user_ids, used_at__isnull=False)
+        .order_by("user_id", "used_at")
+        .values_list("user_id", "used_at")
+    )
+    rows = []
+    for reg in registrations:
+        user = reg.player.user
+        invitation = pending.get(user.pk)
+        rows.append(
+            InvitationRow(
+                user_id=user.pk,
+                username=user.get_username(),
+                display_name=reg.player.display_name,
+                email=user.email,
+                unclaimed=not user.has_usable_password(),
+                claimed_at=claimed.get(user.pk),
+                pending_until=invitation.expires_at if invitation else None,
+            )
+        )
+    return rows
+
+
+# -- a player's own page ("My Herald") ----------------------------------------------------------
+@dataclass(frozen=True)
+class MyTable:
+    """A table of a released round where the player sits and no result counts yet."""
+
+    tournament_id: int
+    tournament_name: str
+    game_id: str
+    round_number: int
+    table_number: int
+    seat: int  # 1-based, as printed on the pairings
+    opponents: list[str]
+    stream_id: Any
+
+
+def player_current_tables(player: Player) -> list[MyTable]:
+    """The player's tables in released rounds of unfinished tournaments with no confirmed result.
+
+    Two queries whatever the number of tables: the player's seats, then every seat of those
+    tables (for the opponents' names).
+    """
+    seats = (
+        TableSeat.objects.filter(
+            registration__player=player,
+            table__round__state=Round.State.RELEASED,
+            table__is_bye=False,
+        )
+        .exclude(table__round__tournament__status=Tournament.Status.FINISHED)
+        .exclude(table__results__status=Result.Status.CONFIRMED)
+        .select_related("table__round__tournament")
+        .prefetch_related(
+            Prefetch(
+                "table__seats",
+                queryset=TableSeat.objects.select_related("registration__player").order_by("seat"),
+            )
+        )
+        .order_by("-table__round__tournament__created_at", "table__round__number")
+    )
+    return [_my_table(seat) for seat in seats]
+
+
+def _my_table(mine: TableSeat) -> MyTable:
+    table = mine.table
+    tournament = table.round.tournament
+    return MyTable(
+        tournament_id=tournament.pk,
+        tournament_name=tournament.name,
+        game_id=tournament.game_id,
+        round_number=table.round.number,
+        table_number=table.number,
+        seat=mine.seat + 1,
+        opponents=[
+            seat.registration.player.display_name
+            for seat in table.seats.all()
+            if seat.pk != mine.pk
+        ],
+        stream_id=table.stream_id,
+    )
+
+
+@dataclass(frozen=True)
+class MyTournament:
+    """A tournament the player is registered in, with their standing when it was worked out."""
+
+    tournament: Tournament
+    dropped: bool
+    rank: int | None
+    points: float | None
+    entrants: int | None
+
+
+#: The standings are worked out (a handful of queries each) for this many of the player's
+#: started tournaments, newest first: the page's cost does not grow with a long history.
+MY_STANDINGS_LIMIT = 3
+STARTED = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+
+
+def player_tournaments(player: Player) -> list[MyTournament]:
+    """The player's tournaments, newest first, with rank and points in the started ones.
+
+    Standings cost a few queries per tournament, so only the ``MY_STANDINGS_LIMIT`` newest
+    running or finished tournaments get them; the others link to their standings page.
+    """
+    registrations = (
+        Registration.objects.filter(player=player)
+        .select_related("tournament__club")
+        .order_by("-tournament__created_at", "-tournament_id")
+    )
+    lines = []
+    budget = MY_STANDINGS_LIMIT
+    for registration in registrations:
+        tournament = registration.tournament
+        rank = points = entrants = None
+        if tournament.status in STARTED and budget > 0:
+            budget -= 1
+            rows = standings_rows(tournament)
+            mine = next((row for row in rows if row.entrant == registration.pk), None)
+            if mine is not None:
+                rank, points, entrants = mine.rank, mine.points, len(rows)
+        lines.append(MyTournament(tournament, registration.is_dropped, rank, points, entrants))
+    return lines

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments import pages
+from tournaments import club_pages, pages
 
 app_name = "tournament-pages"
 
@@ -10,6 +10,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", pages.index, name="index"),
     path("<int:pk>/", pages.overview, name="overview"),
     path("<int:pk>/standings/", pages.standings, name="standings"),
+    path("<int:pk>/invitations/", club_pages.invitations, name="invitations"),
     path("<int:pk>/bracket/", pages.bracket, name="bracket"),
     path("<int:pk>/standings.csv", pages.standings_csv, name="standings-csv"),
     path("<int:pk>/pairings/<int:number>/", pages.pairings_by_table, name="pairings"),

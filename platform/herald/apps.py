@@ -17,3 +17,10 @@ class HeraldConfig(AppConfig):
 
         checks.register(password_change_revokes_tokens, checks.Tags.security)
         checks.register(channel_layer_is_shared, checks.Tags.compatibility, deploy=True)
+        from django.db.models.signals import post_migrate
+
+        from herald.roles import arbiters_group_ensure
+
+        # After every app's migrations (each app's permissions are made by its own
+        # post_migrate): whatever of the arbiters' permissions exist by then is granted.
+        post_migrate.connect(arbiters_group_ensure, dispatch_uid="herald-arbiters-group")

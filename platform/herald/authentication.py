@@ -17,8 +17,10 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext, gettext_noop
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.crypto import hash_token
 from knox.models import AuthToken
@@ -30,14 +32,15 @@ from herald.services import tokens_revoke_all
 
 T = TypeVar("T")
 
+# Marked for translation, rendered in the caller's language where they are used.
 INVALID = "the token is not valid: log in again (POST /api/v1/auth/token) for a new one"
 EXPIRED = "the token has expired: log in again (POST /api/v1/auth/token) for a new one"
 INACTIVE = "this account is inactive"
-LOCKED_OUT = (
+LOCKED_OUT = gettext_noop(
     "too many failed logins for this account or from this address: wait {minutes} minutes, "
     "then try again"
 )
-LOCKED_FOR_GOOD = (
+LOCKED_FOR_GOOD = gettext_noop(
     "too many failed logins for this account or from this address: ask the club's staff to "
     "unlock it"
 )
@@ -132,16 +135,20 @@ def client_address(request: HttpRequest) -> str:
 def lockout_response(
     request: HttpRequest, response: HttpResponse | None = None, credentials: Any = None
 ) -> HttpResponse:
-    """django-axes's answer to a locked-out login: the API's error body for the API, else text."""
+    """django-axes's answer to a locked-out login: the API's error body for the API, else a page.
+
+    The page is the site's (the login page's layout) with the sentence, as a 429.
+    """
     detail = lockout_detail()
     if request.path.startswith("/api/"):
         return JsonResponse({"error": "locked_out", "detail": detail}, status=429)
-    return HttpResponse(detail[0].upper() + detail[1:] + ".", status=429, content_type="text/plain")
+    sentence = detail[0].upper() + detail[1:] + "."
+    return render(request, "registration/locked_out.html", {"detail": sentence}, status=429)
 
 
 def lockout_detail() -> str:
     """The sentence a locked-out login gets."""
     cooloff = settings.AXES_COOLOFF_TIME
     if not cooloff:
-        return LOCKED_FOR_GOOD
-    return LOCKED_OUT.format(minutes=max(1, round(cooloff.total_seconds() / 60)))
+        return gettext(LOCKED_FOR_GOOD)
+    return gettext(LOCKED_OUT).format(minutes=max(1, round(cooloff.total_seconds() / 60)))

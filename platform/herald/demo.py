@@ -32,7 +32,10 @@ logger = logging.getLogger(__name__)
 
 CLUB = "Herald Demo Club"
 PLAYERS = 16
-ADMIN, ARBITER = "admin", "arbiter"
+ADMIN, ARBITER, ORGANISER, PLAYER = "admin", "arbiter", "organiser", "player"
+#: The demo player who logs in: one of the 16 (a random bot plays their moves), entered in every
+#: demo tournament (each takes the first players of the list, at least 8).
+PLAYER_INDEX = 5
 PASSWORD_BYTES = 12  # the demo accounts' password: random, made at demo time, printed once
 
 
@@ -62,16 +65,20 @@ def demo_is_needed() -> bool:
 def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> dict[str, Any]:
     """Create the demo club, players and accounts, then one finished tournament per game.
 
-    The admin and arbiter accounts get a password generated now (``password`` in the answer,
-    for the command to print once); accounts already there keep theirs (``password`` None).
+    The demo accounts (admin, arbiter, organiser, player) get a password generated now
+    (``password`` in the answer, for the command to print once); accounts already there keep
+    theirs (``password`` None).
     """
     _sqlite_without_fsync()
     password = secrets.token_urlsafe(PASSWORD_BYTES)
-    admin, arbiter, created = _accounts(password)
+    admin, arbiter, fresh = _accounts(password)
     club = tournaments.club_get_or_create(name=CLUB)
     # The admin runs the demo club's tournaments as its organiser (staff could anyway).
     tournaments.club_member_add(club=club, user=admin, role="organiser")
+    organiser, made_organiser = _organiser(club, password)
     players = [_player(index, club) for index in range(1, PLAYERS + 1)]
+    fresh += [ORGANISER] if made_organiser else []
+    fresh += [PLAYER] if _claim(players[PLAYER_INDEX - 1].user, password) else []
     bots = _bots(players, seed)
     made = []
     for game in engine.games():
@@ -86,7 +93,10 @@ def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> 
     return {
         "admin": admin,
         "arbiter": arbiter,
-        "password": password if created else None,
+        "organiser": organiser,
+        "player": players[PLAYER_INDEX - 1].user,
+        "password": password if fresh else None,
+        "fresh": fresh,
         "tournaments": made,
     }
 
@@ -99,29 +109,59 @@ def _sqlite_without_fsync() -> None:
             cursor.execute("PRAGMA synchronous = OFF")
 
 
-def _accounts(password: str) -> tuple[Any, Any, bool]:
-    """The admin and arbiter accounts, created with ``password`` if missing; True if created."""
+def _accounts(password: str) -> tuple[Any, Any, list[str]]:
+    """The admin and arbiter accounts, created with ``password`` if missing; the names made.
+
+    The arbiter is staff (the admin lets in staff only) and in the "arbiters" group, whose
+    permissions (herald's migration 0003) open streams, events, ratings and disputes.
+    """
     users = get_user_model()
-    created = False
+    fresh = []
     admin = users.objects.filter(username=ADMIN).first()
     if admin is None:
         admin = users.objects.create_superuser(ADMIN, password=password)
-        created = True
+        fresh.append(ADMIN)
     arbiter = users.objects.filter(username=ARBITER).first()
     if arbiter is None:
         arbiter = users.objects.create_user(ARBITER, password=password, is_staff=True)
-        created = True
+        fresh.append(ARBITER)
+    elif not arbiter.is_staff:
+        arbiter.is_staff = True
+        arbiter.save(update_fields=["is_staff"])
     arbiter.groups.add(Group.objects.get_or_create(name=ARBITERS)[0])
-    return admin, arbiter, created
+    return admin, arbiter, fresh
+
+
+def _organiser(club: Any, password: str) -> tuple[Any, bool]:
+    """The demo club's organiser: runs its tournaments, is not staff; True if created now."""
+    users = get_user_model()
+    organiser = users.objects.filter(username=ORGANISER).first()
+    created = organiser is None
+    if organiser is None:
+        organiser = users.objects.create_user(ORGANISER, password=password)
+    tournaments.club_member_add(club=club, user=organiser, role="organiser")
+    return organiser, created
+
+
+def _claim(user: Any, password: str) -> bool:
+    """Give the demo player's account (made, like any registered player's, with no password
+    and an invitation) the demo password, as claiming it would; True if it had none."""
+    if user.has_usable_password():
+        return False
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    return True
 
 
 def _player(index: int, club: Any) -> Any:
-    username = f"bot{index:02d}"
+    username = PLAYER if index == PLAYER_INDEX else f"bot{index:02d}"
     existing = Player.objects.filter(user__username=username).first()
     if existing is not None:
         return existing
     strong = index <= 4
     display = f"{'Greedy' if strong else 'Random'} bot {index:02d}"
+    if index == PLAYER_INDEX:
+        display = "Demo Player"
     return tournaments.player_create(username=username, display_name=display, club=club)
 
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import Group, Permission
+from django.db.models import Q
+
 ARBITERS = "arbiters"
 ORGANISERS = "organisers"
 
@@ -28,3 +31,38 @@ def is_privileged(user: Any) -> bool:
 def can_open_streams(user: Any) -> bool:
     """Organisers, arbiters and staff may open streams."""
     return is_privileged(user) or in_group(user, ORGANISERS)
+
+
+#: (app label, model, actions) an arbiter needs in the admin: streams, their events and replay,
+#: verifications and ratings to read, disputes to read and rule on, the tournaments' tables
+#: and results to read. Herald's migration 0003 grants the same list (frozen there).
+ARBITER_PERMISSIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("events", "stream", ("view",)),
+    ("events", "event", ("view",)),
+    ("ratings", "verification", ("view",)),
+    ("ratings", "rating", ("view",)),
+    ("ratings", "ratingchange", ("view",)),
+    ("ratings", "ratedgame", ("view",)),
+    ("ratings", "ratingpool", ("view",)),
+    ("ratings", "recomputejob", ("view",)),
+    ("ratings", "dispute", ("view", "change")),
+    ("tournaments", "tournament", ("view",)),
+    ("tournaments", "round", ("view",)),
+    ("tournaments", "table", ("view",)),
+    ("tournaments", "result", ("view",)),
+)
+
+
+def arbiters_group_ensure(**kwargs: Any) -> None:
+    """Make sure the "arbiters" group exists with :data:`ARBITER_PERMISSIONS` (idempotent).
+
+    Connected to ``post_migrate``: the migration granted them once, but ``flush`` (the test
+    suite's transactional tests, ``manage.py flush``) empties the group tables and then sends
+    ``post_migrate``, which puts them back here.
+    """
+    wanted = Q(pk__in=[])
+    for app_label, model, actions in ARBITER_PERMISSIONS:
+        codenames = [f"{action}_{model}" for action in actions]
+        wanted |= Q(content_type__app_label=app_label, codename__in=codenames)
+    group, _ = Group.objects.get_or_create(name=ARBITERS)
+    group.permissions.add(*Permission.objects.filter(wanted))

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "events",
     "tournaments",
     "ratings",
+    "play",
 ]
 
 MIDDLEWARE = [
@@ -228,6 +229,18 @@ STATICFILES_DIRS = [PLATFORM_DIR / "static"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "me"
 LOGOUT_REDIRECT_URL = "home"
+
+# Mail (the password reset's): EMAIL_URL (django-environ: smtp://user:password@host:25,
+# smtp+tls://...:587 for STARTTLS, smtp+ssl://...:465 for TLS from the start) sends through
+# SMTP; without it mail is printed on the console, which is enough for `make run`.
+if env.str("EMAIL_URL", default=""):
+    vars().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Herald <herald@localhost>")
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+# How long an invitation link (an account made by an organiser, to claim) stays valid.
+HERALD_INVITATION_DAYS = env.int("HERALD_INVITATION_DAYS", default=30)
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes a missing or bad token a 401, not a 403.

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from herald import auth_views, views
+from herald import account_views, auth_views, views
 from herald.api import api_not_found
 
 api_v1 = [
@@ -24,13 +24,20 @@ urlpatterns = [
     # Log in, log out, password change and reset: Django's auth views (url names login,
     # logout, password_change, password_reset, ...), templates in templates/registration/.
     path("accounts/", include("django.contrib.auth.urls")),
+    path(
+        "accounts/invite/<str:token>/",
+        account_views.invitation_claim_view,
+        name="invitation-claim",
+    ),
     # The language switcher posts to set_language (url name "set_language").
     path("i18n/", include("django.conf.urls.i18n")),
     path("me/", views.me, name="me"),
     path("api/v1/", include(api_v1)),
     path("tournaments/", include("tournaments.urls_pages")),
     path("ratings/", include("ratings.urls_pages")),
+    # Clubs: the list, each club's page and its self sign-up (when the club allows it).
     path("clubs/", include("tournaments.urls_clubs")),
+    path("games/", include("play.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script as a file (?script): no inline script for CSP.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),

@@ -9,6 +9,7 @@ from django.views import defaults
 from django.views.decorators.http import require_GET
 
 import engine
+from herald.selectors import my_herald
 from herald.services import health_check
 from ratings import selectors as ratings
 from tournaments import selectors as tournaments
@@ -60,8 +61,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
 @require_GET
 @login_required
 def me(request: HttpRequest) -> HttpResponse:
-    """The signed-in person's own page ("My Herald")."""
-    return render(request, "herald/me.html", {})
+    """The signed-in person's own page ("My Herald"): tables now, games, tournaments,
+    disputes and ratings, read by :func:`herald.selectors.my_herald`."""
+    return render(request, "herald/me.html", {"mine": my_herald(request.user)})
 
 
 @require_GET

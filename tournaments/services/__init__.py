@@ -23,8 +23,13 @@ from tournaments.services.clubs import (
     club_get_or_create,
     club_member_add,
     club_named,
+    club_signup,
     player_create,
     player_for_user,
+)
+from tournaments.services.invitations import (
+    tournament_invitations_email,
+    tournament_invitations_reissue,
 )
 from tournaments.services.pairing_bridge import PairingInputs, table_rule
 from tournaments.services.permissions import check_organiser
@@ -83,6 +88,7 @@ __all__ = [
     "club_get_or_create",
     "club_member_add",
     "club_named",
+    "club_signup",
     "import_limits",
     "player_create",
     "player_for_user",
@@ -110,5 +116,7 @@ __all__ = [
     "tables_open_streams",
     "tournament_create",
     "tournament_finish",
+    "tournament_invitations_email",
+    "tournament_invitations_reissue",
     "tournament_update",
 ]

@@ -9,6 +9,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.translation import gettext
 
+from herald.invitations import invitation_create
 from tournaments import selectors
 from tournaments.errors import InvalidInput, NotAllowed
 from tournaments.models import Club, ClubMembership, Player
@@ -56,9 +57,19 @@ def club_get_or_create(*, name: str) -> Club:
 
 @transaction.atomic
 def player_create(
-    *, username: str, display_name: str, email: str = "", club: Club | None = None
+    *,
+    username: str,
+    display_name: str,
+    email: str = "",
+    club: Club | None = None,
+    by: AbstractBaseUser | None = None,
 ) -> Player:
-    """A new user account with its player profile."""
+    """A new user account with its player profile, and an invitation to claim it.
+
+    The account has no usable password: the person claims it with the invitation's one-time
+    link (``herald.invitations``), which the organiser ``by`` prints from the tournament's
+    invitations sheet.
+    """
     username, display_name = username.strip(), display_name.strip()
     _check_new_player(username=username, display_name=display_name, email=email)
     user = User.objects.create_user(username=username, email=email)
@@ -67,6 +78,7 @@ def player_create(
     player.save()
     if club is not None:
         club_member_add(club=club, user=user)  # a new account listed under a club belongs to it
+    invitation_create(user=user, by=by)
     return player
 
 
@@ -115,4 +127,29 @@ def player_for_user(*, user: AbstractBaseUser) -> Player:
     player, _ = Player.objects.get_or_create(
         user=user, defaults={"display_name": user.get_username()}
     )
+    return player
+
+
+@transaction.atomic
+def club_signup(
+    *, club: Club, username: str, display_name: str, password: str, email: str = ""
+) -> Player:
+    """Self sign-up: a new account with ``password``, its player profile, a member of ``club``.
+
+    Only for a club that allows it (``Club.allow_signup``, off by default). ``password`` has
+    been checked against the password validators by the form.
+    """
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    if not club.allow_signup:
+        raise NotAllowed(
+            gettext("%(club)s does not take sign-ups: ask its organisers to register you.")
+            % {"club": club.name}
+        )
+    username, display_name = username.strip(), display_name.strip()
+    _check_new_player(username=username, display_name=display_name, email=email)
+    user = User.objects.create_user(username=username, email=email, password=password)
+    player = Player(user=user, display_name=display_name, club=club)
+    full_clean(player)
+    player.save()
+    club_member_add(club=club, user=user)
     return player

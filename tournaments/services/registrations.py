@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from herald.invitations import invitations_create
 from tournaments import selectors
 from tournaments.errors import InvalidInput, NotAllowed, TooLarge, WrongState
 from tournaments.models import Club, ClubMembership, Player, Registration, Round, Tournament
@@ -100,6 +101,7 @@ def registration_enter(
             display_name=display_name,
             email=email,
             club=printed.get(club.strip()) if club else None,
+            by=by,
         )
         if tournament.club is not None:
             ClubMembership.objects.get_or_create(club=tournament.club, user=player.user)
@@ -236,7 +238,11 @@ def players_import_csv(
         raise InvalidInput("Nothing was imported. " + "; ".join(errors) + ".", lines=errors)
     try:
         with transaction.atomic():
-            players = {**existing, **_players_bulk_create(rows, existing, clubs, tournament)}
+            created = _players_bulk_create(rows, existing, clubs, tournament)
+            # One INSERT of invitations for every new account: they claim it with the link.
+            new_users = [player.user_id for player in created.values()]
+            invitations_create(user_ids=new_users, by=by, void_older=False)
+            players = {**existing, **created}
             return _registrations_bulk_create(tournament, rows, players)
     except IntegrityError:
         raise WrongState(
@@ -280,7 +286,7 @@ def _players_bulk_create(
     clubs: Mapping[str, Club],
     tournament: Tournament,
 ) -> dict[str, Player]:
-    """New accounts (no password: they set one with a reset) and their profiles, in bulk."""
+    """New accounts (no password: they claim them with an invitation) and profiles, in bulk."""
     new = [r for r in rows if r.username not in existing]
     users = User.objects.bulk_create(
         [

@@ -36,15 +36,17 @@ class Command(BaseCommand):
                 f"Demo ready in {seconds:.1f} s: {len(made['tournaments'])} tournaments."
             )
         )
-        if made["password"] is None:
+        accounts = (demo.ADMIN, demo.ARBITER, demo.ORGANISER, demo.PLAYER)
+        kept = [name for name in accounts if name not in made["fresh"]]
+        if kept:
             self.stdout.write(
-                f"Log in at /admin/ as {demo.ADMIN} or {demo.ARBITER}: the accounts were "
-                "already there and keep their password."
+                f"The accounts {', '.join(kept)} were already there and keep their password."
             )
+        if made["password"] is None:
             return
         # Generated for this database just now and shown only here: note it down.
         self.stdout.write(
-            f"Log in at /admin/ as {demo.ADMIN} or {demo.ARBITER} with the password "
-            f"{made['password']} (generated now, shown once; change it with "
-            "`manage.py changepassword`)."
+            f"Log in at /accounts/login/ (or /admin/) as {', '.join(made['fresh'])} with the "
+            f"password {made['password']} (generated now, shown once; change it with "
+            "`manage.py changepassword`). README.md says what each account opens."
         )

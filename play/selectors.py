@@ -1,0 +1,91 @@
+"""Reads of the game pages: what a stream's page may show to the one who opens it.
+
+Only public facts: the game, where it is played, who sits where, its status, version and,
+once it has ended, its result. No view of the state is drawn here (issue 15 draws the seat's
+view from ``engine.view``), and the sealed seed is never put in the page's context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from events.access import StreamAccess
+from tournaments import selectors as tournaments
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat of the game: 1-based as on the pairings, the player's name, their result."""
+
+    number: int
+    name: str
+    mine: bool
+    rank: int | None
+    score: Any
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game's public facts, for its page."""
+
+    stream_id: Any
+    game_id: str
+    game_name: str
+    edition: str
+    finished: bool
+    version: int
+    viewer_seat: int | None  # 0-based, as the game API counts seats; None for a spectator
+    seats: list[SeatLine]
+    result: dict[str, Any] | None
+    tournament_id: int | None
+    tournament_name: str
+    round_number: int | None
+    table_number: int | None
+
+    @property
+    def winners(self) -> list[str]:
+        """The names of the seats ranked first once the game has ended (several on a tie)."""
+        return [seat.name for seat in self.seats if seat.rank == 1]
+
+
+def game_name(game_id: str) -> str:
+    """The game's name as its engine gives it (the id for a game no engine knows)."""
+    return next((game.name for game in engine.games() if game.id == game_id), game_id)
+
+
+def game_summary(access: StreamAccess) -> GameSummary:
+    """The public summary of ``access.stream`` for ``access.user`` (already allowed to see it)."""
+    stream = access.stream
+    seated = list(stream.seats.select_related("user").order_by("seat"))
+    names = tournaments.display_names(seat.user_id for seat in seated)
+    result = dict(stream.result) if stream.is_finished and stream.result else None
+    ranks = (result or {}).get("ranks") or []
+    scores = (result or {}).get("scores") or []
+    seats = [
+        SeatLine(
+            number=seat.seat + 1,
+            name=names.get(seat.user_id, seat.user.get_username()),
+            mine=seat.seat == access.seat,
+            rank=ranks[seat.seat] if seat.seat < len(ranks) else None,
+            score=scores[seat.seat] if seat.seat < len(scores) else None,
+        )
+        for seat in seated
+    ]
+    table = tournaments.tables_by_stream([stream.pk]).get(stream.pk)
+    return GameSummary(
+        stream_id=stream.pk,
+        game_id=stream.game,
+        game_name=game_name(stream.game),
+        edition=stream.edition,
+        finished=stream.is_finished,
+        version=stream.version,
+        viewer_seat=access.seat,
+        seats=seats,
+        result=result,
+        tournament_id=None if table is None else table.round.tournament_id,
+        tournament_name="" if table is None else table.round.tournament.name,
+        round_number=None if table is None else table.round.number,
+        table_number=None if table is None else table.number,
+    )

@@ -1,0 +1,11 @@
+"""The game pages (mounted at /games/): url names ``play:table``."""
+
+from django.urls import URLPattern, path
+
+from play import views
+
+app_name = "play"
+
+urlpatterns: list[URLPattern] = [
+    path("<uuid:stream>/", views.table, name="table"),
+]
