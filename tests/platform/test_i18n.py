@@ -30,6 +30,7 @@ from django.utils.translation import gettext
 import engine
 from engine.bots import RandomBot
 from engine.core import BadMove, IllegalMove, InvalidOptions, Seat, Termination, Text
+from events.models import Stream
 from events.services import stream_open
 from herald import demo
 from herald.texts import render
@@ -67,6 +68,13 @@ IDENTICAL = {
     "Table",
     "Table %(number)s",
     "Tables",
+    "invitation",
+    "invitations",
+    "Invitations (QR codes)",
+    "%(name)s — invitations",
+    "E-mail",
+    "Score",
+    "score %(score)s",
 }
 
 
@@ -379,12 +387,21 @@ def test_an_english_sentence_left_in_a_french_page_is_found() -> None:
 @pytest.mark.usefixtures("demo_data")
 def test_the_site_pages_in_french_show_no_english_sentence_of_the_catalogue() -> None:
     sentences = _template_sentences()
-    staff = get_user_model().objects.get(username=demo.ADMIN)
+    users = get_user_model().objects
+    staff, player = users.get(username=demo.ADMIN), users.get(username=demo.PLAYER)
+    stream = Stream.objects.filter(seats__user=player).first()
+    assert stream is not None
+    signed_in = {
+        "/admin/": staff,
+        "/me/": player,
+        "/accounts/password_change/": player,
+        f"/games/{stream.pk}/": player,
+    }
     shown_in_english = 0
-    for url in [*_site_urls(), "/me/", "/admin/"]:
+    for url in [*_site_urls(), "/accounts/password_reset/", *signed_in]:
         client = Client()
-        if url in ("/me/", "/admin/"):
-            client.force_login(staff)
+        if url in signed_in:
+            client.force_login(signed_in[url])
         french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr")
         assert french.status_code == 200, url
         assert french["Content-Language"] == "fr", url

@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('herald', '0001_initial'),
+        ('herald', '0003_arbiters_group_permissions'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0004_club_membership'),
+        ('tournaments', '0005_club_allow_signup'),
     ]
 
     operations = [
