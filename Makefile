@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: help venv run serve migrate demo test lint typecheck pytest worker beat sockets bench lock clean
+.PHONY: help venv run serve migrate demo test lint typecheck pytest worker beat sockets bench lock clean messages
 
 help:
 	@echo "make run      set up, migrate, load demo data and serve on http://$(HOST):$(PORT)"
@@ -16,6 +16,7 @@ help:
 	@echo "make beat     start Celery beat: only with HERALD_WORKER_SWEEPS=false"
 	@echo "make sockets  serve the game sockets (daphne, port 8001) beside gunicorn: needs REDIS_URL"
 	@echo "make bench    run the benchmarks in bench/"
+	@echo "make messages extract the strings to translate into locale/fr and compile the catalogue"
 
 venv: $(STAMP)
 
@@ -83,6 +84,14 @@ lock: venv
 	$(BIN)/python -m pip install --quiet --upgrade -e '.[dev]'
 	( sed -n 1,2p requirements.lock; $(BIN)/python -m pip freeze --exclude-editable | grep -v '^herald' ) > requirements.lock.new
 	mv requirements.lock.new requirements.lock
+
+# Maintainers only (needs GNU gettext): refresh locale/*/django.po from the code and templates
+# (engine/ included: its _() templates), then compile the .mo that is committed beside it.
+MESSAGE_IGNORES := --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' --ignore='docker/*' \
+	--ignore='herald.egg-info/*' --ignore='staticfiles/*'
+messages: venv
+	$(BIN)/python manage.py makemessages -l fr --no-obsolete $(MESSAGE_IGNORES)
+	$(BIN)/python manage.py compilemessages -l fr --ignore='.venv/*'
 
 clean:
 	rm -rf $(VENV) herald.sqlite3 herald.sqlite3-wal herald.sqlite3-shm staticfiles .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -17,6 +17,7 @@ from uuid import UUID
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Q
+from django.utils.translation import gettext
 from knox.models import AuthToken
 from knox.settings import CONSTANTS
 from rest_framework import exceptions
@@ -75,10 +76,14 @@ def access_stream_for_user(user: Any, stream_id: UUID | str) -> StreamAccess:
     except (ValueError, TypeError):
         stream = None
     if stream is None:
-        raise StreamNotFound(f"there is no game stream {stream_id}")
+        raise StreamNotFound(
+            gettext("there is no game stream {stream_id}").format(stream_id=stream_id)
+        )
     access = StreamAccess(stream=stream, user=user, seat=seat_of(user, stream.pk))
     if not stream.public and access.seat is None and not access.privileged:
-        raise StreamNotFound(f"there is no game stream {stream_id}")
+        raise StreamNotFound(
+            gettext("there is no game stream {stream_id}").format(stream_id=stream_id)
+        )
     return access
 
 

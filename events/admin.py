@@ -12,10 +12,17 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from events.models import Event, OutboxEntry, Stream, StreamSeat
-from events.selectors import check_hash_chain, describe_event, stream_audit, stream_verify
+from events.selectors import (
+    check_hash_chain,
+    describe_event,
+    seat_names,
+    stream_audit,
+    stream_verify,
+)
 from events.states import game_of
 from herald.admin import ReadOnlyAdmin
 from herald.params import BadNumber, whole_number
@@ -48,19 +55,22 @@ class StreamAdmin(ReadOnlyAdmin):
     )  # fmt: skip
     readonly_fields = fields
 
-    @admin.display(description="hash chain")
+    @admin.display(description=_("hash chain"))
     def hash_chain(self, stream: Stream) -> str:
         check = check_hash_chain(stream, list(Event.objects.filter(stream=stream).order_by("seq")))
         return f"{'intact' if check.ok else 'BROKEN'}: {check.detail}"
 
-    @admin.display(description="replay")
+    @admin.display(description=_("replay"))
     def replay_link(self, stream: Stream) -> str:
         url = reverse("admin:events_stream_replay", args=[stream.pk])
-        return format_html('<a href="{}?at=1">step through the replay from event 1</a>', url)
+        return format_html(
+            '<a href="{}?at=1">{}</a>', url, gettext("step through the replay from event 1")
+        )
 
-    @admin.display(description="events")
+    @admin.display(description=_("events"))
     def events_in_words(self, stream: Stream) -> str:
         game = game_of(stream)
+        names = seat_names(stream.pk)
         rows = format_html_join(
             "",
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
@@ -69,19 +79,20 @@ class StreamAdmin(ReadOnlyAdmin):
                     e.seq,
                     e.type,
                     "" if e.seat is None else e.seat,
-                    describe_event(e, game),
+                    describe_event(e, game, names),
                     e.hash[:12],
                 )
                 for e in Event.objects.filter(stream=stream).order_by("seq")
             ),
         )
-        head = mark_safe(
-            "<tr><th>seq</th><th>type</th><th>seat</th><th>in words</th><th>hash</th></tr>"
-        )
+        head = format_html(
+            "<tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
+            gettext("seq"), gettext("type"), gettext("seat"), gettext("in words"), gettext("hash"),
+        )  # fmt: skip
         return format_html("<table>{}{}</table>", head, rows)
 
     @admin.action(
-        description="Verify selected streams (engine version, hash chain, seed, replay, result)"
+        description=_("Verify selected streams (engine version, hash chain, seed, replay, result)")
     )
     def verify_selected(self, request: HttpRequest, queryset: QuerySet[Stream]) -> None:
         for stream in queryset:
@@ -90,11 +101,13 @@ class StreamAdmin(ReadOnlyAdmin):
                 f"{name}: {c['detail']}" for name, c in report["checks"].items() if not c["ok"]
             ]
             if failed:
+                said = gettext("Stream {stream}: FAILED — {failed}")
                 self.message_user(
-                    request, f"Stream {stream.pk}: FAILED — {'; '.join(failed)}", messages.ERROR
+                    request, said.format(stream=stream.pk, failed="; ".join(failed)), messages.ERROR
                 )
             else:
-                self.message_user(request, f"Stream {stream.pk}: all checks pass", messages.SUCCESS)
+                said = gettext("Stream {stream}: all checks pass").format(stream=stream.pk)
+                self.message_user(request, said, messages.SUCCESS)
 
     def get_urls(self) -> list[URLPattern]:
         replay = path(
@@ -108,7 +121,7 @@ class StreamAdmin(ReadOnlyAdmin):
         """The state after event ``at`` (from a replay), that event in words, previous/next."""
         stream = Stream.objects.filter(pk=stream_id).first()
         if stream is None or not self.has_view_permission(request, stream):
-            raise Http404("no such stream")
+            raise Http404(gettext("no such stream"))
         try:
             at = whole_number(request.GET.get("at", "1"), name="at", minimum=1)
         except BadNumber:
@@ -117,7 +130,9 @@ class StreamAdmin(ReadOnlyAdmin):
         audit = stream_audit(stream, at=at)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Replay of {stream.game} {stream.pk}: event {at} of {stream.version}",
+            "title": gettext("Replay of {game} {stream}: event {at} of {version}").format(
+                game=stream.game, stream=stream.pk, at=at, version=stream.version
+            ),
             "stream": stream,
             "audit": audit,
             "state_json": json.dumps(audit["state"], indent=2, ensure_ascii=False),

@@ -8,11 +8,12 @@ errors are the client's input refused, at the calls that hand the engine that in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from engine.core import BadMove, IllegalMove, InvalidOptions, UnknownGame
 from herald.errors import ServiceError
+from herald.texts import render
 
 
 class StreamError(ServiceError):
@@ -70,14 +71,18 @@ _REFUSED = tuple(kind for kind, _, _ in _ENGINE_REFUSALS)
 
 
 @contextmanager
-def engine_refusals() -> Iterator[None]:
+def engine_refusals(names: Callable[[], Sequence[str]] | None = None) -> Iterator[None]:
     """Raise the engine's refusals of the client's input as :class:`MoveRefused`.
 
     Scoped to the calls that hand the engine a client's game, options or move: the same engine
-    error while replaying a stored game is a server bug and stays a 500.
+    error while replaying a stored game is a server bug and stays a 500. The engine's sentence
+    is rendered in the active language (``herald.texts.render``), its seats named by
+    ``names()`` (the stream's players, looked up only when a move is refused).
     """
     try:
         yield
     except _REFUSED as exc:
         status, code = next((s, c) for kind, s, c in _ENGINE_REFUSALS if isinstance(exc, kind))
-        raise MoveRefused(str(exc), status=status, code=code) from None
+        text = getattr(exc, "text", None)
+        detail = render(text, names() if names else None) if text is not None else str(exc)
+        raise MoveRefused(detail, status=status, code=code) from None

@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import rfc8785
+from django.utils.translation import gettext
 
 from herald.errors import ServiceError
 
@@ -94,10 +95,10 @@ def canonical_json(data: Mapping[str, Any]) -> bytes:
         return rfc8785.dumps(plain)
     except rfc8785.IntegerDomainError:
         raise NotCanonical(
-            "the request holds an integer too large for JSON (beyond ±2**53)"
+            gettext("the request holds an integer too large for JSON (beyond ±2**53)")
         ) from None
     except (rfc8785.CanonicalizationError, UnicodeError):  # keys are sorted as UTF-16
-        raise NotCanonical("the request holds text that is not valid Unicode") from None
+        raise NotCanonical(gettext("the request holds text that is not valid Unicode")) from None
 
 
 def timestamp_text(moment: datetime) -> str:

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 GENESIS_HASH = "0" * 64
 
@@ -21,8 +22,8 @@ class AppendOnlyError(Exception):
 
 
 class StreamStatus(models.TextChoices):
-    LIVE = "live", "live"
-    FINISHED = "finished", "finished"
+    LIVE = "live", _("live")
+    FINISHED = "finished", _("finished")
 
 
 class Stream(models.Model):
@@ -49,9 +50,9 @@ class Stream(models.Model):
     seed = models.CharField(max_length=128, editable=False)
     seed_commitment = models.CharField(max_length=64)
     result = models.JSONField(null=True, blank=True)
-    public = models.BooleanField(default=True, help_text="spectators may follow the public view")
+    public = models.BooleanField(default=True, help_text=_("spectators may follow the public view"))
     context = models.JSONField(
-        default=dict, blank=True, help_text="where the game belongs, e.g. a tournament table"
+        default=dict, blank=True, help_text=_("where the game belongs, e.g. a tournament table")
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -66,6 +67,8 @@ class Stream(models.Model):
     snapshot_engine = models.CharField(max_length=40, blank=True, default="", editable=False)
 
     class Meta:
+        verbose_name = _("game stream")
+        verbose_name_plural = _("game streams")
         ordering: ClassVar[list[str]] = ["-created_at"]
 
     def __str__(self) -> str:
@@ -87,6 +90,8 @@ class StreamSeat(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
+        verbose_name = _("stream seat")
+        verbose_name_plural = _("stream seats")
         ordering: ClassVar[list[str]] = ["stream_id", "seat"]
         constraints: ClassVar[list[Any]] = [
             models.UniqueConstraint(fields=["stream", "seat"], name="events_seat_unique")
@@ -129,7 +134,7 @@ class Event(models.Model):
     # NULL, not "", means "no key": the partial unique constraint then ignores the row.
     idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
     request_digest = models.CharField(
-        max_length=64, blank=True, default="", help_text="sha256 of the request that made it"
+        max_length=64, blank=True, default="", help_text=_("sha256 of the request that made it")
     )
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
@@ -137,6 +142,8 @@ class Event(models.Model):
     objects = EventQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering: ClassVar[list[str]] = ["stream_id", "seq"]
         constraints: ClassVar[list[Any]] = [
             models.UniqueConstraint(fields=["stream", "seq"], name="events_event_seq_unique"),
@@ -173,6 +180,8 @@ class OutboxEntry(models.Model):
     last_error = models.TextField(blank=True, default="")
 
     class Meta:
+        verbose_name = _("outbox entry")
+        verbose_name_plural = _("outbox entries")
         ordering: ClassVar[list[str]] = ["id"]
         indexes: ClassVar[list[Any]] = [
             models.Index(
@@ -186,7 +195,6 @@ class OutboxEntry(models.Model):
                 name="events_outbox_undone",
             ),
         ]
-        verbose_name_plural = "outbox entries"
 
     def __str__(self) -> str:
         state = "done" if self.done_at else "dispatched" if self.dispatched_at else "pending"

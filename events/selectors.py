@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext
 
 from engine.core import Effect, EngineError, replay_compatible, seed_commitment
 from events.access import StreamAccess
@@ -28,6 +29,7 @@ from events.payloads import (
     read_payload,
 )
 from events.states import EventReplayError, StreamReplay, current_state, game_of, replay_stream
+from herald.texts import render, seat_words
 
 P = TypeVar("P", GameCreated, GameEnded)
 
@@ -61,6 +63,12 @@ def stream_summary(
         data["result"] = stream.result
         data["seed"] = stream.seed
     return data
+
+
+def seat_names(stream_id: Any) -> list[str]:
+    """The players of a stream in seat order, as sentences name them (their usernames)."""
+    seats = StreamSeat.objects.filter(stream_id=stream_id).select_related("user").order_by("seat")
+    return [s.user.get_username() for s in seats]
 
 
 def stream_view(access: StreamAccess) -> dict[str, Any]:
@@ -364,7 +372,7 @@ def stream_audit(stream: Stream, *, at: int) -> dict[str, Any]:
     audit: dict[str, Any] = {
         "at": at,
         "event": event_json(event, full=True, stream=stream),
-        "text": describe_event(event, game),
+        "text": describe_event(event, game, names=seat_names(stream.pk)),
         "hash_ok": check_hash_chain(stream, events).ok,
         "state": None,
         "to_act": [],
@@ -381,30 +389,42 @@ def stream_audit(stream: Stream, *, at: int) -> dict[str, Any]:
     return audit
 
 
-def describe_event(event: Event, game: Any = None) -> str:
-    """One line a person reads: the move in words, or what the event records."""
+def describe_event(event: Event, game: Any = None, names: list[str] | None = None) -> str:
+    """One line a person reads, in the active language: the move in words (seats named by
+    ``names``, the stream's players, when given), or what the event records."""
     try:
         payload = read_payload(event.type, event.payload)
     except PayloadError as exc:
-        return f"{event.type}: an unreadable payload ({exc})"
+        return gettext("{type}: an unreadable payload ({problem})").format(
+            type=event.type, problem=exc
+        )
     if isinstance(payload, GameCreated):
-        return f"{payload.game} ({payload.edition}) is set up for {', '.join(payload.seats)}"
+        return gettext("{game} ({edition}) is set up for {players}").format(
+            game=payload.game, edition=payload.edition, players=", ".join(payload.seats)
+        )
     if isinstance(payload, MoveMade):
         try:
             game = game or game_of(event.stream)
-            return game.describe(game.decode_move(payload.move), payload.seat)
+            return render(game.describe_text(game.decode_move(payload.move), payload.seat), names)
         except EngineError as exc:
-            return f"seat {payload.seat}: an unreadable move ({exc})"
+            return gettext("{seat}: an unreadable move ({problem})").format(
+                seat=seat_words(payload.seat, names), problem=exc
+            )
     if isinstance(payload, GameEnded):
-        return f"the game ends: ranks {payload.result['ranks']}, the seed is revealed"
-    if isinstance(payload, UnseenReshuffled):
-        shuffled = "; ".join(e["text"] for e in payload.effects)
-        return (
-            f"after move {payload.after_move}, the cards no seat has seen are shuffled "
-            f"again with this game's own seed: {shuffled}"
+        return gettext("the game ends: ranks {ranks}, the seed is revealed").format(
+            ranks=payload.result["ranks"]
         )
+    if isinstance(payload, UnseenReshuffled):
+        # The stored effects keep the engine's English words (they are hashed as written).
+        shuffled = "; ".join(e["text"] for e in payload.effects)
+        return gettext(
+            "after move {move}, the cards no seat has seen are shuffled again with this game's "
+            "own seed: {shuffled}"
+        ).format(move=payload.after_move, shuffled=shuffled)
     if isinstance(payload, RulingMade):
-        return f"ruling by {payload.arbiter}: {payload.kind} — {payload.reason}"
+        return gettext("ruling by {arbiter}: {kind} — {reason}").format(
+            arbiter=payload.arbiter, kind=payload.kind, reason=payload.reason
+        )
     return event.type
 
 

@@ -25,6 +25,7 @@ from uuid import UUID
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import engine
 from engine.core import Game, GameState, InvalidOptions, seed_commitment
@@ -68,6 +69,7 @@ from events.payloads import (
 )
 from events.states import ReshuffleRule, current_state, game_of, set_snapshot, state_cache
 from events.store import event_store, head_columns
+from herald.texts import render
 
 __all__ = [
     "DEFAULT_OUTBOX_ROUTES",
@@ -172,7 +174,7 @@ def stream_open(
     """
     game = engine.get(game_id)
     if len({user.pk for user in seats}) != len(seats):
-        raise InvalidOptions("a player can hold only one seat at a table")
+        raise InvalidOptions(gettext("a player can hold only one seat at a table"))
     chosen_edition = game.check_setup(len(seats), edition)
     normalized = game.normalize_options(options)
     seed = seed or secrets.token_hex(SEED_BYTES)
@@ -257,7 +259,8 @@ def stream_append_move(
         parsed = game.decode_move(move)
         state = game.clone(current_state(stream))
         if seat not in game.to_act(state):
-            raise NotYourTurn(game.not_your_turn(state, seat))
+            names = [s.user.get_username() for s in stream.seats.select_related("user")]
+            raise NotYourTurn(render(game.not_your_turn(state, seat), names))
         game.apply_in_place(state, seat, parsed)
         outcome = AppendOutcome(stream)
         outcome.events.append(
@@ -289,12 +292,16 @@ def _lock_stream(stream_id: UUID | str, idempotency_key: str | None = None) -> S
     try:
         pk = stream_id if isinstance(stream_id, UUID) else UUID(str(stream_id))
     except ValueError:
-        raise StreamNotFound(f"there is no game stream {stream_id}") from None
+        raise StreamNotFound(
+            gettext("there is no game stream {stream_id}").format(stream_id=stream_id)
+        ) from None
     stream = event_store().lock_stream(
         pk, idempotency_key, cached_version=state_cache.version_of(pk)
     )
     if stream is None:
-        raise StreamNotFound(f"there is no game stream {stream_id}")
+        raise StreamNotFound(
+            gettext("there is no game stream {stream_id}").format(stream_id=stream_id)
+        )
     return stream
 
 
@@ -318,7 +325,9 @@ def _repeated_append(stream: Stream, key: str, digest: str) -> AppendOutcome | N
         return None
     if getattr(stream, "key_digest", None) != digest:
         raise IdempotencyConflict(
-            f"the Idempotency-Key {key!r} was already used with another request on this stream"
+            gettext(
+                "the Idempotency-Key {key} was already used with another request on this stream"
+            ).format(key=repr(key))
         )
     events = list(
         Event.objects.filter(stream=stream, seq__in=[first_seq, first_seq + 1]).order_by("seq")
@@ -331,11 +340,15 @@ def _repeated_append(stream: Stream, key: str, digest: str) -> AppendOutcome | N
 
 def _check_appendable(stream: Stream, expected_version: int) -> None:
     if stream.is_finished:
-        raise StreamFinished("the game is over: no more moves can be made in this stream")
+        raise StreamFinished(gettext("the game is over: no more moves can be made in this stream"))
     if expected_version != stream.version:
         raise VersionConflict(
-            f"the stream is at version {stream.version}, not {expected_version}: "
-            "another move got there first; reload and try again",
+            (
+                gettext(
+                    "the stream is at version {version}, not {expected_version}: another "
+                    "move got there first; reload and try again"
+                ).format(version=stream.version, expected_version=expected_version)
+            ),
             current_version=stream.version,
         )
 
@@ -376,7 +389,7 @@ def stream_reshuffle_unseen(*, stream_id: UUID | str) -> Event:
     with transaction.atomic():
         stream = _lock_stream(stream_id)
         if stream.is_finished:
-            raise StreamFinished("the game is over: its cards are not shuffled again")
+            raise StreamFinished(gettext("the game is over: its cards are not shuffled again"))
         after_move = _reshuffle_point(stream)
         game = game_of(stream)
         state = game.clone(current_state(stream))
@@ -432,13 +445,19 @@ def stream_continue_from(
     """
     old = Stream.objects.filter(pk=stream_id).first()
     if old is None:
-        raise StreamNotFound(f"There is no game stream {stream_id}.")
+        raise StreamNotFound(
+            gettext("There is no game stream {stream_id}.").format(stream_id=stream_id)
+        )
     if not old.is_finished:
-        raise StreamError("The game is not over: a game is replayed from a move once it has ended.")
+        raise StreamError(
+            gettext("The game is not over: a game is replayed from a move once it has ended.")
+        )
     moves = list(Event.objects.filter(stream=old, type=EventType.MOVE_MADE).order_by("seq"))
     if not 0 <= after_move < len(moves):
         raise StreamError(
-            f"The game has {len(moves)} moves: replay from a move between 0 and {len(moves) - 1}."
+            gettext("The game has {len} moves: replay from a move between 0 and {value}.").format(
+                len=len(moves), value=len(moves) - 1
+            )
         )
     with transaction.atomic():
         new = _open_like(old, after_move=after_move, by=by)

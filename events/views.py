@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -86,7 +87,10 @@ class StreamListView(StreamAPIView):
         responses={201: serializers.StreamSerializer, 400: ERROR, 403: ERROR, 422: ERROR},
     )
     def post(self, request: Request) -> Response:
-        _require(can_open_streams(request.user), "only organisers, arbiters and staff open games")
+        _require(
+            can_open_streams(request.user),
+            gettext("only organisers, arbiters and staff open games"),
+        )
         data = _valid(serializers.StreamCreateSerializer, request)
         seats = _users(data["seats"])
         with engine_refusals():
@@ -106,7 +110,11 @@ def _users(usernames: list[str]) -> list[Any]:
     users = {u.get_username(): u for u in get_user_model().objects.filter(username__in=usernames)}
     missing = [name for name in usernames if name not in users]
     if missing:
-        raise ApiError(400, "unknown_player", f"no user is called {missing[0]!r}")
+        raise ApiError(
+            400,
+            "unknown_player",
+            gettext("no user is called {missing}").format(missing=repr(missing[0])),
+        )
     return [users[name] for name in usernames]
 
 
@@ -159,9 +167,11 @@ class MoveView(StreamAPIView):
         seat = seat_of(request.user, stream_id)  # found with the token: no query
         if seat is None:
             _access(request, stream_id)  # a 404 when there is no such stream
-            raise ApiError(403, "forbidden", "you have no seat at this table: you cannot move here")
+            raise ApiError(
+                403, "forbidden", gettext("you have no seat at this table: you cannot move here")
+            )
         data = _move_request(request)
-        with engine_refusals():
+        with engine_refusals(names=lambda: selectors.seat_names(stream_id)):
             outcome = stream_append_move(
                 stream_id=stream_id,
                 seat=seat,
@@ -199,7 +209,9 @@ def _idempotency_key(request: Request) -> str | None:
         return None
     if not key or len(key) > serializers.MAX_KEY_LENGTH:
         raise ApiError(
-            400, "bad_idempotency_key", "the Idempotency-Key must be 1 to 200 characters long"
+            400,
+            "bad_idempotency_key",
+            gettext("the Idempotency-Key must be 1 to 200 characters long"),
         )
     return key
 
@@ -215,7 +227,7 @@ class EventListView(StreamAPIView):
         access = _access(request, stream_id)
         _require(
             access.sees_everything or access.seat is not None,
-            "only the players, arbiters and staff see the events before the game is over",
+            gettext("only the players, arbiters and staff see the events before the game is over"),
         )
         after = query_int(request, "after", default=0, maximum=MAX_VERSION)
         return Response(selectors.stream_events(access, after=after or 0))
@@ -232,12 +244,23 @@ class AuditView(StreamAPIView):
     )
     def get(self, request: Request, stream_id: str) -> Response:
         access = _access(request, stream_id)
-        _require(access.sees_everything, "only arbiters and staff audit a game before it is over")
+        _require(
+            access.sees_everything,
+            gettext("only arbiters and staff audit a game before it is over"),
+        )
         at = query_int(request, "at", maximum=MAX_VERSION)
         if at is None:
-            raise ApiError(400, "invalid", "the query parameter 'at' (an event's seq) is required")
+            raise ApiError(
+                400, "invalid", gettext("the query parameter 'at' (an event's seq) is required")
+            )
         if not 1 <= at <= access.stream.version:
-            raise ApiError(400, "invalid", f"'at' must be between 1 and {access.stream.version}")
+            raise ApiError(
+                400,
+                "invalid",
+                gettext("'at' must be between 1 and {version}").format(
+                    version=access.stream.version
+                ),
+            )
         return Response(selectors.stream_audit(access.stream, at=at))
 
 

@@ -17,6 +17,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from herald.admin import ReadOnlyAdmin
 from ratings.disputes import DisputeError, check_may_rule, dispute_rule
@@ -34,7 +36,7 @@ from ratings.models import (
 
 def _audit_link(stream_id: Any) -> str:
     url = reverse("stream-audit", kwargs={"stream_id": stream_id})
-    return format_html('<a href="{}?at=1">step through the game</a>', url)
+    return format_html('<a href="{}?at=1">{}</a>', url, gettext("step through the game"))
 
 
 @admin.register(RatingPool)
@@ -90,7 +92,7 @@ class DisputeAdmin(ReadOnlyAdmin):
                                "amended_ranks", "replay_from", "new_stream_id", "recompute"]}),
     ]  # fmt: skip
 
-    @admin.display(description="audit")
+    @admin.display(description=_("audit"))
     def audit(self, dispute: Dispute) -> str:
         return _audit_link(dispute.stream_id)
 
@@ -139,7 +141,7 @@ class DisputeAdmin(ReadOnlyAdmin):
         the service's transaction has then written nothing.
         """
         if not self.may_rule(request):
-            raise PermissionDenied("Only an arbiter or staff member rules on disputes.")
+            raise PermissionDenied(gettext("Only an arbiter or staff member rules on disputes."))
         dispute = self._dispute(dispute_id)
         if request.method != "POST":
             return self._ruling_page(request, dispute, RulingForm(), status=200)
@@ -162,7 +164,9 @@ class DisputeAdmin(ReadOnlyAdmin):
         related = ("opened_by", "ruled_by", "recompute")
         dispute = Dispute.objects.select_related(*related).filter(pk=dispute_id).first()
         if dispute is None:
-            raise Http404(f"There is no dispute {dispute_id}.")
+            raise Http404(
+                gettext("There is no dispute {dispute_id}.").format(dispute_id=dispute_id)
+            )
         return dispute
 
     def _ruling_page(
@@ -170,7 +174,7 @@ class DisputeAdmin(ReadOnlyAdmin):
     ) -> TemplateResponse:
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Ruling on dispute {dispute.pk}",
+            "title": gettext("Ruling on dispute {dispute}").format(dispute=dispute.pk),
             "opts": self.model._meta,
             "dispute": dispute,
             "is_open": dispute.status == Dispute.Status.OPEN,
@@ -184,15 +188,24 @@ class DisputeAdmin(ReadOnlyAdmin):
 
 def _ruled_message(dispute: Dispute) -> str:
     """What the arbiter decided and what follows, for the message on the dispute's page."""
-    decided = {
-        Dispute.Ruling.UPHOLD: "the result is upheld",
-        Dispute.Ruling.ANNUL: "the game is annulled",
-        Dispute.Ruling.AMEND: "the result is amended to ranks "
-        + ", ".join(map(str, dispute.amended_ranks or [])),
-        Dispute.Ruling.REPLAY: f"the game is replayed from move {dispute.replay_from} "
-        f"in the new stream {dispute.new_stream_id}",
-    }[Dispute.Ruling(dispute.ruling)]
-    said = f"Dispute {dispute.pk} ruled: {decided} (event {dispute.ruling_seq} of the stream)."
+    ruling = Dispute.Ruling(dispute.ruling)
+    if ruling == Dispute.Ruling.UPHOLD:
+        decided = gettext("the result is upheld")
+    elif ruling == Dispute.Ruling.ANNUL:
+        decided = gettext("the game is annulled")
+    elif ruling == Dispute.Ruling.AMEND:
+        decided = gettext("the result is amended to ranks {ranks}").format(
+            ranks=", ".join(map(str, dispute.amended_ranks or []))
+        )
+    else:
+        decided = gettext(
+            "the game is replayed from move {move} in the new stream {stream}"
+        ).format(move=dispute.replay_from, stream=dispute.new_stream_id)
+    said = gettext("Dispute {dispute} ruled: {decided} (event {seq} of the stream).").format(
+        dispute=dispute.pk, decided=decided, seq=dispute.ruling_seq
+    )
     if dispute.recompute is not None:
-        said += f" The pool is re-rated from the game on (recompute job {dispute.recompute.pk})."
+        said += " " + gettext(
+            "The pool is re-rated from the game on (recompute job {job})."
+        ).format(job=dispute.recompute.pk)
     return said

@@ -1,10 +1,12 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class RatingsConfig(AppConfig):
     """TrueSkill pools, ratings, verification and disputes."""
 
     name = "ratings"
+    verbose_name = _("Ratings")
 
     def ready(self) -> None:
         # Celery discovers tasks only inside a worker; importing them here registers them in

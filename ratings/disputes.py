@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from engine.core import is_competition_ranking
 from events.errors import StreamError, StreamNotFound
@@ -55,20 +56,30 @@ def dispute_open(*, stream_id: uuid.UUID | str, user: Any, reason: str) -> Dispu
     """A seated player disputes a finished game, within the window, with a reason."""
     stream = Stream.objects.filter(pk=stream_id).first()
     if stream is None:
-        raise DisputeError(f"There is no game stream {stream_id}.", code="not_found", status=404)
+        raise DisputeError(
+            gettext("There is no game stream {stream_id}.").format(stream_id=stream_id),
+            code="not_found",
+            status=404,
+        )
     if not StreamSeat.objects.filter(stream=stream, user_id=user.pk).exists():
         raise DisputeError(
-            "Only a player seated in this game can dispute it.", code="forbidden", status=403
+            gettext("Only a player seated in this game can dispute it."),
+            code="forbidden",
+            status=403,
         )
     if not stream.is_finished or stream.finished_at is None:
-        raise DisputeError("The game is not over: a game is disputed once it has ended.")
+        raise DisputeError(gettext("The game is not over: a game is disputed once it has ended."))
     if not reason.strip():
-        raise DisputeError("Say why you dispute the game: the reason is required.")
+        raise DisputeError(gettext("Say why you dispute the game: the reason is required."))
     window = dispute_window(stream_id=stream.pk)
     if timezone.now() > stream.finished_at + window:
         raise DisputeError(
-            f"The game ended at {stream.finished_at:%Y-%m-%d %H:%M} UTC; disputes were open for "
-            f"{_minutes(window)} after that, and that time has passed.",
+            (
+                gettext(
+                    "The game ended at {finished_at:%Y-%m-%d %H:%M} UTC; disputes were open "
+                    "for {minutes} after that, and that time has passed."
+                ).format(finished_at=stream.finished_at, minutes=_minutes(window))
+            ),
             code="dispute_window_closed",
             status=409,
         )
@@ -77,7 +88,7 @@ def dispute_open(*, stream_id: uuid.UUID | str, user: Any, reason: str) -> Dispu
             return Dispute.objects.create(stream_id=stream.pk, opened_by=user, reason=reason)
     except IntegrityError:
         raise DisputeError(
-            "This game already has an open dispute; the arbiter rules on it first.",
+            gettext("This game already has an open dispute; the arbiter rules on it first."),
             code="dispute_open",
             status=409,
         ) from None
@@ -109,16 +120,24 @@ def dispute_rule(
     check_may_rule(arbiter)
     if ruling not in Dispute.Ruling.values:
         raise DisputeError(
-            f"Unknown ruling {ruling!r}; rulings: {', '.join(Dispute.Ruling.values)}."
+            gettext("Unknown ruling {ruling}; rulings: {join}.").format(
+                ruling=repr(ruling), join=", ".join(Dispute.Ruling.values)
+            )
         )
     if not reason.strip():
-        raise DisputeError("A ruling needs a reason the players can read.")
+        raise DisputeError(gettext("A ruling needs a reason the players can read."))
     with transaction.atomic():
         dispute = Dispute.objects.select_for_update().filter(pk=dispute_id).first()
         if dispute is None:
-            raise DisputeError(f"There is no dispute {dispute_id}.", code="not_found", status=404)
+            raise DisputeError(
+                gettext("There is no dispute {dispute_id}.").format(dispute_id=dispute_id),
+                code="not_found",
+                status=404,
+            )
         if dispute.status != Dispute.Status.OPEN:
-            raise DisputeError("This dispute has already been ruled on.", code="ruled", status=409)
+            raise DisputeError(
+                gettext("This dispute has already been ruled on."), code="ruled", status=409
+            )
         check_may_rule(arbiter, dispute)
         data = _ruling_data(
             dispute, ruling=ruling, ranks=ranks, scores=scores, from_move=from_move, arbiter=arbiter
@@ -147,13 +166,15 @@ def check_may_rule(user: Any, dispute: Dispute | None = None) -> None:
     """
     if not is_privileged(user):
         raise DisputeError(
-            "Only an arbiter or staff member rules on disputes.", code="forbidden", status=403
+            gettext("Only an arbiter or staff member rules on disputes."),
+            code="forbidden",
+            status=403,
         )
     if dispute is not None and (
         StreamSeat.objects.filter(stream_id=dispute.stream_id, user_id=user.pk).exists()
     ):
         raise DisputeError(
-            "You play in this game: another arbiter or staff must rule.",
+            gettext("You play in this game: another arbiter or staff must rule."),
             code="forbidden",
             status=403,
         )
@@ -184,7 +205,7 @@ def _ruling_data(
             data["scores"] = [float(s) for s in scores]
     if ruling == Dispute.Ruling.REPLAY:
         if from_move is None:
-            raise DisputeError("Say from which move the game is replayed (from_move).")
+            raise DisputeError(gettext("Say from which move the game is replayed (from_move)."))
         continuation = stream_continue(
             stream_id=dispute.stream_id, after_move=from_move, arbiter=arbiter
         )
@@ -195,12 +216,16 @@ def _ruling_data(
 def _checked_ranks(stream_id: uuid.UUID, ranks: Sequence[int] | None) -> list[int]:
     seats = StreamSeat.objects.filter(stream_id=stream_id).count()
     if ranks is None or len(ranks) != seats:
-        raise DisputeError(f"Give one rank per seat ({seats}) to amend the result.")
+        raise DisputeError(
+            gettext("Give one rank per seat ({seats}) to amend the result.").format(seats=seats)
+        )
     values = [int(r) for r in ranks]
     if not is_competition_ranking(values):
         raise DisputeError(
-            "Ranks are 1-based with ties sharing a place and the next place skipped "
-            f"(e.g. 1, 1, 3); got {', '.join(map(str, values))}."
+            gettext(
+                "Ranks are 1-based with ties sharing a place and the next place skipped "
+                "(e.g. 1, 1, 3); got {join}."
+            ).format(join=", ".join(map(str, values)))
         )
     return values
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from ratings.models import Dispute
 
@@ -22,7 +24,9 @@ def _numbers(raw: str, *, field: str, convert: type[int] | type[float]) -> list[
         return [convert(part) for part in parts]
     except ValueError:
         raise forms.ValidationError(
-            f"Write the {field} as numbers separated by commas (e.g. 1, 1, 3); got {raw!r}."
+            gettext(
+                "Write the {field} as numbers separated by commas (e.g. 1, 1, 3); got {raw}."
+            ).format(field=field, raw=repr(raw))
         ) from None
 
 
@@ -33,19 +37,21 @@ class RulingForm(forms.Form):
     reason = forms.CharField(
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
-        help_text="The players read it: say what you found and why you rule so.",
+        help_text=_("The players read it: say what you found and why you rule so."),
     )
     ranks = forms.CharField(
         required=False,
-        help_text="For amend: one rank per seat in seat order, 1 the best, ties sharing a "
-        "place and the next place skipped (e.g. 1, 1, 3, 4).",
+        help_text=_(
+            "For amend: one rank per seat in seat order, 1 the best, ties sharing a "
+            "place and the next place skipped (e.g. 1, 1, 3, 4)."
+        ),
     )
-    scores = forms.CharField(required=False, help_text="For amend, optional: one per seat.")
+    scores = forms.CharField(required=False, help_text=_("For amend, optional: one per seat."))
     from_move = forms.IntegerField(
         required=False,
         min_value=0,
-        label="From move",
-        help_text="For replay: the new game continues from the state after this move.",
+        label=_("From move"),
+        help_text=_("For replay: the new game continues from the state after this move."),
     )
 
     def clean_ranks(self) -> list[int] | None:
@@ -54,7 +60,7 @@ class RulingForm(forms.Form):
             return None
         ranks: list[int] = _numbers(raw, field="ranks", convert=int)
         if any(rank < 1 for rank in ranks):
-            raise forms.ValidationError("Ranks start at 1 (the winner).")
+            raise forms.ValidationError(gettext("Ranks start at 1 (the winner)."))
         return ranks
 
     def clean_scores(self) -> list[float] | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from ratings.rating import EnvParams, Skill
 
@@ -31,6 +32,8 @@ class RatingPool(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rating pool")
+        verbose_name_plural = _("rating pools")
         ordering = ["game", "edition_family"]
         constraints = [
             models.UniqueConstraint(fields=["game", "edition_family"], name="pool_per_family"),
@@ -64,6 +67,8 @@ class Rating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         ordering = ["pool", "player"]
         constraints = [
             models.UniqueConstraint(fields=["pool", "player"], name="rating_per_pool"),
@@ -92,24 +97,26 @@ class RatedGame(models.Model):
     """
 
     class Status(models.TextChoices):
-        READY = "ready", "Waiting to be rated"
-        RATED = "rated", "Rated"
-        EXCLUDED = "excluded", "Not rated (annulled or under dispute)"
+        READY = "ready", _("Waiting to be rated")
+        RATED = "rated", _("Rated")
+        EXCLUDED = "excluded", _("Not rated (annulled or under dispute)")
 
     pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="games")
     stream_id = models.UUIDField(unique=True)
     completed_at = models.DateTimeField()
-    players = models.JSONField(help_text="User ids in seat order.")
-    ranks = models.JSONField(help_text="Rank per seat, 1-based, ties share.")
+    players = models.JSONField(help_text=_("User ids in seat order."))
+    ranks = models.JSONField(help_text=_("Rank per seat, 1-based, ties share."))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.READY)
     excluded_reason = models.CharField(max_length=200, blank=True)
     sequence = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Position among the pool's rated games, from 1."
+        null=True, blank=True, help_text=_("Position among the pool's rated games, from 1.")
     )
     rated_at = models.DateTimeField(null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rated game")
+        verbose_name_plural = _("rated games")
         ordering = ["pool", "completed_at", "stream_id"]
         indexes = [
             models.Index(fields=["pool", "completed_at", "stream_id"], name="rated_game_order"),
@@ -130,7 +137,7 @@ class RatingChange(models.Model):
     pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes")
     stream_id = models.UUIDField(db_index=True)
-    sequence = models.PositiveIntegerField(help_text="The game's position in pool order.")
+    sequence = models.PositiveIntegerField(help_text=_("The game's position in pool order."))
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
@@ -144,6 +151,8 @@ class RatingChange(models.Model):
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["pool", "sequence", "seat"]
         constraints = [
             models.UniqueConstraint(
@@ -162,10 +171,10 @@ class RecomputeJob(models.Model):
     """Re-rating a pool from one game on, with progress the API shows."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="recomputes")
     from_stream_id = models.UUIDField(null=True, blank=True)
@@ -183,6 +192,8 @@ class RecomputeJob(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("recompute job")
+        verbose_name_plural = _("recompute jobs")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -200,10 +211,12 @@ class Verification(models.Model):
         null=True,
         blank=True,
         db_index=True,
-        help_text="When the periodic re-verification last checked the game again.",
+        help_text=_("When the periodic re-verification last checked the game again."),
     )
 
     class Meta:
+        verbose_name = _("verification")
+        verbose_name_plural = _("verifications")
         ordering = ["-verified_at"]
 
     def __str__(self) -> str:
@@ -214,14 +227,14 @@ class Dispute(models.Model):
     """A dispute on a finished game: opened by a seated player or by a failed verification."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        RULED = "ruled", "Ruled"
+        OPEN = "open", _("Open")
+        RULED = "ruled", _("Ruled")
 
     class Ruling(models.TextChoices):
-        UPHOLD = "uphold", "Uphold the result"
-        ANNUL = "annul", "Annul the game"
-        AMEND = "amend", "Amend the result"
-        REPLAY = "replay", "Replay from move n"
+        UPHOLD = "uphold", _("Uphold the result")
+        ANNUL = "annul", _("Annul the game")
+        AMEND = "amend", _("Amend the result")
+        REPLAY = "replay", _("Replay from move n")
 
     stream_id = models.UUIDField(db_index=True)
     opened_by = models.ForeignKey(
@@ -230,7 +243,7 @@ class Dispute(models.Model):
         null=True,
         blank=True,
         related_name="disputes_opened",
-        help_text="Empty when verification opened it.",
+        help_text=_("Empty when verification opened it."),
     )
     reason = models.TextField()
     failed_check = models.CharField(max_length=40, blank=True)
@@ -247,7 +260,7 @@ class Dispute(models.Model):
     )
     ruled_at = models.DateTimeField(null=True, blank=True)
     ruling_seq = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Sequence number of the ruling event in the stream."
+        null=True, blank=True, help_text=_("Sequence number of the ruling event in the stream.")
     )
     amended_ranks = models.JSONField(null=True, blank=True)
     replay_from = models.PositiveIntegerField(null=True, blank=True)
@@ -258,10 +271,12 @@ class Dispute(models.Model):
         null=True,
         blank=True,
         related_name="+",
-        help_text="The job re-rating the pool after the ruling.",
+        help_text=_("The job re-rating the pool after the ruling."),
     )
 
     class Meta:
+        verbose_name = _("dispute")
+        verbose_name_plural = _("disputes")
         ordering = ["-opened_at"]
         constraints = [
             models.UniqueConstraint(

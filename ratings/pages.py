@@ -39,7 +39,9 @@ def _page_number(request: HttpRequest) -> int:
     try:
         return whole_number(raw, name="page", minimum=1, maximum=MAX_PAGE)
     except BadNumber:
-        raise Http404(f"There is no leaderboard page {raw!r}.") from None
+        raise Http404(
+            gettext("There is no leaderboard page {raw}.").format(raw=repr(raw))
+        ) from None
 
 
 def _game_name(game_id: str) -> str:
@@ -56,7 +58,7 @@ def _club_id(request: HttpRequest, clubs: list[Any]) -> int | None:
     except BadNumber:
         club_id = None
     if club_id is None or club_id not in {club.pk for club in clubs}:
-        raise Http404(f"There is no club with id {raw!r}.")
+        raise Http404(gettext("There is no club with id {raw}.").format(raw=repr(raw)))
     return club_id
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from events.models import Stream
 from events.outbox import outbox_publish
@@ -79,7 +80,11 @@ def rated_game_register(
     ``excluded`` with the reason, so the pool's history still shows it.
     """
     if len(players) != len(ranks):
-        raise RatingError(f"{len(players)} players but {len(ranks)} ranks: one rank per seat")
+        raise RatingError(
+            gettext("{len} players but {len2} ranks: one rank per seat").format(
+                len=len(players), len2=len(ranks)
+            )
+        )
     if counted and len(set(players)) != len(players):
         counted, excluded_reason = False, "a player sat in two seats of this game"
     pool = pool_get_or_create(game=game, edition=edition)
@@ -299,7 +304,9 @@ def rated_game_count_again(
         if ranks is not None:
             if len(ranks) != len(game.players):
                 raise RatingError(
-                    f"the game has {len(game.players)} seats but {len(ranks)} ranks were given"
+                    gettext("the game has {len} seats but {len2} ranks were given").format(
+                        len=len(game.players), len2=len(ranks)
+                    )
                 )
             game.ranks = list(ranks)
         if len(set(game.players)) == len(game.players):

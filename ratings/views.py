@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
@@ -45,7 +46,9 @@ def _is_arbiter(user: Any) -> bool:
 def _pool(pool_id: int) -> RatingPool:
     pool = RatingPool.objects.filter(pk=pool_id).first()
     if pool is None:
-        raise ApiError(404, "not_found", f"There is no rating pool {pool_id}.")
+        raise ApiError(
+            404, "not_found", gettext("There is no rating pool {pool_id}.").format(pool_id=pool_id)
+        )
     return pool
 
 
@@ -55,7 +58,11 @@ def _player(username: str) -> Any:
         None if "\x00" in username else get_user_model().objects.filter(username=username).first()
     )
     if user is None:
-        raise ApiError(404, "not_found", f"There is no player {username!r}.")
+        raise ApiError(
+            404,
+            "not_found",
+            gettext("There is no player {username}.").format(username=repr(username)),
+        )
     return user
 
 
@@ -168,7 +175,7 @@ class PoolRecomputeView(APIView):
     )
     def post(self, request: Request, pool_id: int) -> Response:
         if not _is_arbiter(request.user):
-            raise ApiError(403, "forbidden", "Only arbiters and staff recompute a pool.")
+            raise ApiError(403, "forbidden", gettext("Only arbiters and staff recompute a pool."))
         body = serializers.RecomputeJobCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         job = services.recompute_request(
@@ -184,7 +191,11 @@ class RecomputeDetailView(APIView):
     def get(self, request: Request, job_id: int) -> Response:
         job = selectors.recompute_job_get(job_id=job_id)
         if job is None:
-            raise ApiError(404, "not_found", f"There is no recompute job {job_id}.")
+            raise ApiError(
+                404,
+                "not_found",
+                gettext("There is no recompute job {job_id}.").format(job_id=job_id),
+            )
         return Response(_job_serializer(request.user)(job).data)
 
 
@@ -193,7 +204,11 @@ def _visible_stream(user: Any, stream_id: Any) -> Any:
     try:
         return access_stream_for_user(user, stream_id).stream
     except StreamNotFound:
-        raise ApiError(404, "not_found", f"There is no game stream {stream_id}.") from None
+        raise ApiError(
+            404,
+            "not_found",
+            gettext("There is no game stream {stream_id}.").format(stream_id=stream_id),
+        ) from None
 
 
 class VerificationView(APIView):
@@ -236,7 +251,11 @@ class DisputeListView(APIView):
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status")
         if wanted and wanted not in Dispute.Status.values:
-            raise ApiError(400, "invalid", f"status must be one of {', '.join(Dispute.Status)}.")
+            raise ApiError(
+                400,
+                "invalid",
+                gettext("status must be one of {join}.").format(join=", ".join(Dispute.Status)),
+            )
         found = selectors.dispute_list(status=wanted, stream_id=query_uuid(request, "stream"))
         if not _is_arbiter(request.user):
             found = found.filter(opened_by=request.user)
@@ -268,7 +287,11 @@ class DisputeDetailView(APIView):
         if dispute is None or not (
             _is_arbiter(request.user) or dispute.opened_by_id == request.user.pk
         ):
-            raise ApiError(404, "not_found", f"There is no dispute {dispute_id}.")
+            raise ApiError(
+                404,
+                "not_found",
+                gettext("There is no dispute {dispute_id}.").format(dispute_id=dispute_id),
+            )
         return Response(serializers.DisputeSerializer(dispute).data)
 
 

@@ -26,6 +26,7 @@ import pytest
 import redis
 from django.conf import settings
 from django.db import connection
+from django.utils import translation
 from playwright.sync_api import sync_playwright
 
 from herald.celery import app
@@ -269,6 +270,16 @@ def throttling_off(settings: Any) -> None:
     from one address and one user. Tests of throttling turn it back on (tests/platform/test_auth.py)."""
     settings.HERALD_THROTTLE = False
     settings.AXES_ENABLED = False
+
+
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Each test starts in the default language: a request with ``Accept-Language: fr`` leaves
+    French active in the thread (LocaleMiddleware activates, nothing deactivates), and a later
+    test rendering outside a request would read French."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 # -- a live ASGI server process -------------------------------------------------------------

@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 import engine
 from tournaments import games
@@ -95,7 +96,7 @@ def _game_choices() -> list[tuple[str, str]]:
 class TournamentForm(forms.ModelForm):
     """The game is chosen by name from the registered games (its id is what is stored)."""
 
-    game_id = forms.ChoiceField(label="Game", choices=_game_choices)
+    game_id = forms.ChoiceField(label=_("Game"), choices=_game_choices)
 
     class Meta:
         model = Tournament
@@ -137,7 +138,7 @@ class TournamentAdmin(admin.ModelAdmin):
     filter_horizontal = ["organisers"]
     inlines = [StageInline, RegistrationInline, RoundInline]
 
-    @admin.display(description="game", ordering="game_id")
+    @admin.display(description=_("game"), ordering="game_id")
     def game(self, obj: Tournament) -> str:
         return games.game_name(obj.game_id)
 

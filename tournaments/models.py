@@ -27,6 +27,8 @@ class Club(models.Model):
     )
 
     class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -42,8 +44,8 @@ class ClubMembership(models.Model):
     """
 
     class Role(models.TextChoices):
-        MEMBER = "member", "Member"
-        ORGANISER = "organiser", "Organiser"
+        MEMBER = "member", _("Member")
+        ORGANISER = "organiser", _("Organiser")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -53,6 +55,8 @@ class ClubMembership(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("club membership")
+        verbose_name_plural = _("club memberships")
         ordering = ["club", "user"]
         constraints = [
             models.UniqueConstraint(fields=["club", "user"], name="club_membership_once"),
@@ -74,6 +78,8 @@ class Player(models.Model):
     )
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = ["display_name"]
 
     def __str__(self) -> str:
@@ -81,30 +87,30 @@ class Player(models.Model):
 
 
 class Format(models.TextChoices):
-    SWISS = "swiss", "Swiss"
-    ROUND_ROBIN = "round_robin", "Round robin"
-    SINGLE_ELIMINATION = "single_elimination", "Single elimination"
-    DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
-    KNOCKOUT = "knockout", "Multiplayer knockout (top K of each table advance)"
-    STAGES = "stages", "Stages (groups, then a cut to a bracket)"
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("Round robin")
+    SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+    DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+    KNOCKOUT = "knockout", _("Multiplayer knockout (top K of each table advance)")
+    STAGES = "stages", _("Stages (groups, then a cut to a bracket)")
 
 
 class LateEntryAward(models.TextChoices):
     """What a late entrant earns for each round played before they entered."""
 
-    NOTHING = "none", "Nothing (0 points for the rounds missed)"
-    BYE = "bye", "A bye's points for each round missed"
-    HALF_BYE = "half_bye", "Half a bye's points for each round missed"
+    NOTHING = "none", _("Nothing (0 points for the rounds missed)")
+    BYE = "bye", _("A bye's points for each round missed")
+    HALF_BYE = "half_bye", _("Half a bye's points for each round missed")
 
 
 class Tournament(models.Model):
     """One tournament of one game, run by its organisers."""
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration open"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     name = models.CharField(max_length=200)
     club = models.ForeignKey(
@@ -118,25 +124,27 @@ class Tournament(models.Model):
     options = models.JSONField(default=dict, blank=True)
     format = models.CharField(max_length=24, choices=Format.choices, default=Format.SWISS)
     table_preferred = models.PositiveSmallIntegerField()
-    table_allowed = models.JSONField(help_text="Table sizes allowed, e.g. [3, 4, 5].")
-    points_by_rank = models.JSONField(help_text="Points for 1st, 2nd, ... place; ties share.")
+    table_allowed = models.JSONField(help_text=_("Table sizes allowed, e.g. [3, 4, 5]."))
+    points_by_rank = models.JSONField(help_text=_("Points for 1st, 2nd, ... place; ties share."))
     tiebreakers = models.JSONField(default=list, blank=True)
     bye_points = models.FloatField(default=0)
     late_entry_award = models.CharField(
         max_length=8,
         choices=LateEntryAward.choices,
         default=LateEntryAward.NOTHING,
-        help_text="What a late entrant earns for each round played before they entered.",
+        help_text=_("What a late entrant earns for each round played before they entered."),
     )
     dispute_window_minutes = models.PositiveIntegerField(default=30)
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     pairing_seed = models.CharField(
-        max_length=64, help_text="Seed of every draw: the same seed gives the same pairings."
+        max_length=64, help_text=_("Seed of every draw: the same seed gives the same pairings.")
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         ordering = ["-created_at", "name"]
 
     def __str__(self) -> str:
@@ -152,21 +160,25 @@ class Stage(models.Model):
     format = models.CharField(max_length=24, choices=Format.choices, default=Format.SWISS)
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     cut_top = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="How many players the cut sends to the next stage."
+        null=True, blank=True, help_text=_("How many players the cut sends to the next stage.")
     )
     advance = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Knockout: how many of each table advance."
+        null=True, blank=True, help_text=_("Knockout: how many of each table advance.")
     )
     bracket = models.JSONField(
-        null=True, blank=True, help_text="The bracket as the pairing made it."
+        null=True, blank=True, help_text=_("The bracket as the pairing made it.")
     )
     groups = models.JSONField(
         default=dict,
         blank=True,
-        help_text="Group stage: registration id (as text) -> group name; tables stay in a group.",
+        help_text=_(
+            "Group stage: registration id (as text) -> group name; tables stay in a group."
+        ),
     )
 
     class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
         ordering = ["tournament", "order"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
@@ -183,18 +195,20 @@ class Registration(models.Model):
         Tournament, on_delete=models.CASCADE, related_name="registrations"
     )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
-    seed = models.PositiveIntegerField(default=0, help_text="Lower is stronger; 0 is unseeded.")
+    seed = models.PositiveIntegerField(default=0, help_text=_("Lower is stronger; 0 is unseeded."))
     checked_in = models.BooleanField(default=False)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     late_entry_round = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The first round a late entrant plays."
+        null=True, blank=True, help_text=_("The first round a late entrant plays.")
     )
     dropped_after_round = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The last round a dropped player played (0: none)."
+        null=True, blank=True, help_text=_("The last round a dropped player played (0: none).")
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
         ordering = ["tournament", "player__display_name"]
         constraints = [
             models.UniqueConstraint(
@@ -214,16 +228,18 @@ class Round(models.Model):
     """One round's draw: draft → confirmed → released; a re-pair supersedes the draft."""
 
     class State(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        CONFIRMED = "confirmed", "Confirmed"
-        RELEASED = "released", "Released"
-        SUPERSEDED = "superseded", "Superseded draft"
+        DRAFT = "draft", _("Draft")
+        CONFIRMED = "confirmed", _("Confirmed")
+        RELEASED = "released", _("Released")
+        SUPERSEDED = "superseded", _("Superseded draft")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     state = models.CharField(max_length=12, choices=State.choices, default=State.DRAFT)
-    attempt = models.PositiveSmallIntegerField(default=1, help_text="1 + re-pairs of this round.")
+    attempt = models.PositiveSmallIntegerField(
+        default=1, help_text=_("1 + re-pairs of this round.")
+    )
     quality = models.JSONField(default=dict, blank=True)
     warnings = models.JSONField(default=list, blank=True)
     created_by = models.ForeignKey(
@@ -234,6 +250,8 @@ class Round(models.Model):
     released_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["tournament", "number", "attempt"]
         constraints = [
             models.UniqueConstraint(
@@ -257,13 +275,15 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField()
     is_bye = models.BooleanField(default=False)
     match_id = models.CharField(
-        max_length=40, blank=True, help_text="Bracket match this table plays, if any."
+        max_length=40, blank=True, help_text=_("Bracket match this table plays, if any.")
     )
     # The event store's Stream id (a UUID). Kept as a plain value, not a foreign key, so the
     # tournaments app migrates without the events app; ``selectors.table_stream`` resolves it.
     stream_id = models.UUIDField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["round", "is_bye", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
@@ -281,6 +301,8 @@ class TableSeat(models.Model):
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
 
     class Meta:
+        verbose_name = _("table seat")
+        verbose_name_plural = _("table seats")
         ordering = ["table", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["table", "seat"], name="seat_unique"),
@@ -300,22 +322,22 @@ class Result(models.Model):
     """
 
     class Status(models.TextChoices):
-        SUBMITTED = "submitted", "Submitted"
-        CONFLICT = "conflict", "Conflict"
-        CONFIRMED = "confirmed", "Confirmed"
-        DISCARDED = "discarded", "Discarded"
+        SUBMITTED = "submitted", _("Submitted")
+        CONFLICT = "conflict", _("Conflict")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISCARDED = "discarded", _("Discarded")
 
     class Source(models.TextChoices):
-        STREAM = "stream", "Game stream"
-        REPORTED = "reported", "Reported by a player"
-        ORGANISER = "organiser", "Entered by the organiser"
+        STREAM = "stream", _("Game stream")
+        REPORTED = "reported", _("Reported by a player")
+        ORGANISER = "organiser", _("Entered by the organiser")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="results")
     version = models.PositiveIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices)
     source = models.CharField(max_length=10, choices=Source.choices)
-    ranks = models.JSONField(help_text="Finishing rank per seat, 1-based; ties share.")
-    scores = models.JSONField(default=list, blank=True, help_text="Game score per seat.")
+    ranks = models.JSONField(help_text=_("Finishing rank per seat, 1-based; ties share."))
+    scores = models.JSONField(default=list, blank=True, help_text=_("Game score per seat."))
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -326,6 +348,8 @@ class Result(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("result")
+        verbose_name_plural = _("results")
         ordering = ["table", "version"]
         constraints = [
             models.UniqueConstraint(fields=["table", "version"], name="result_version_unique"),
@@ -346,6 +370,8 @@ class ResultConfirmation(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("result confirmation")
+        verbose_name_plural = _("result confirmations")
         constraints = [
             models.UniqueConstraint(fields=["result", "user"], name="confirmation_once"),
         ]

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from tournaments import exports, games, selectors, services
 from tournaments.models import LateEntryAward, Round, Tournament
@@ -142,7 +142,9 @@ def _points_in_words(points: Any) -> str:
 def _round(tournament: Tournament, number: int) -> Round:
     round_ = selectors.round_live(tournament, number)
     if round_ is None:
-        raise Http404(f"{tournament.name} has no round {number}.")
+        raise Http404(
+            gettext("{name} has no round {number}.").format(name=tournament.name, number=number)
+        )
     return round_
 
 
@@ -237,7 +239,7 @@ def bracket(request: HttpRequest, pk: int) -> HttpResponse:
             continue
         stages.append({"stage": stage, "columns": _columns(current.to_json(), names)})
     if not stages:
-        raise Http404(f"{tournament.name} has no bracket.")
+        raise Http404(gettext("{name} has no bracket.").format(name=tournament.name))
     return render(request, "tournaments/bracket.html", {"tournament": tournament, "stages": stages})
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
@@ -312,7 +313,9 @@ class TableResultsView(TournamentView):
         else:
             if not selectors.user_is_organiser(request.user, table.round.tournament):
                 raise NotAllowed(
-                    f"Only the players seated at table {table.number} report its result."
+                    gettext("Only the players seated at table {number} report its result.").format(
+                        number=table.number
+                    )
                 )
             result = services.result_enter(
                 table=table, by=request.user, ranks=data["ranks"], scores=data["scores"]

@@ -20,11 +20,13 @@ from engine.blazon.legality import SLOT_DECK
 from engine.blazon.moves import MOVES
 from engine.blazon.shield import TABLES
 from engine.blazon.state import DECKS, OVER, BlazonState, PlayerState
+from engine.blazon.words import DECK_NAMES
 from engine.core.errors import IllegalMove
-from engine.core.game import Game, Result
+from engine.core.game import GAME_OVER, Game, Result
 from engine.core.moves import Move
 from engine.core.options import Option
 from engine.core.rng import Rng
+from engine.core.text import Seat, Text, _
 
 
 class BlazonGame(Game[BlazonState]):
@@ -75,9 +77,14 @@ class BlazonGame(Game[BlazonState]):
             awards=[[] for _ in chosen],
         )
         for deck in DECKS:
-            state.note("chance", f"the {deck} deck is shuffled", {"order": decks[deck][:]}, [])
+            state.note(
+                "chance", _("{deck} is shuffled", deck=DECK_NAMES[deck]), {"order": decks[deck][:]},
+                [],
+            )  # fmt: skip
         state.note(
-            "chance", "distinctions in play: " + ", ".join(chosen), {"distinctions": chosen[:]}
+            "chance",
+            _("distinctions in play: {distinctions}", distinctions=tuple(chosen)),
+            {"distinctions": chosen[:]},
         )
         play.refill_display(state)
         for seat in range(players):
@@ -97,9 +104,14 @@ class BlazonGame(Game[BlazonState]):
 
     def check(self, state: BlazonState, seat: int, move: Move) -> None:
         if state.phase == OVER:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(GAME_OVER)
         if seat != state.turn:
-            raise IllegalMove(f"seat {seat} is not to act now (waiting for seat {state.turn})")
+            raise IllegalMove(
+                _(
+                    "{seat} is not to act now (waiting for {waiting})",
+                    seat=Seat(seat), waiting=Seat(state.turn),
+                )
+            )  # fmt: skip
         problem = legality.problem(state, state.players[seat], move)
         if problem is not None:
             raise IllegalMove(problem)
@@ -133,7 +145,7 @@ class BlazonGame(Game[BlazonState]):
         return scoring.estimate(state, seat)
 
     # -- words and views ----------------------------------------------------------------------
-    def describe(self, move: Move, seat: int) -> str:
+    def describe_text(self, move: Move, seat: int) -> Text:
         return views.describe(move, seat)
 
     def view(self, state: BlazonState, seat: int | None) -> dict[str, Any]:

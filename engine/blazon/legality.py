@@ -52,8 +52,10 @@ from engine.blazon.state import (
     BlazonState,
     PlayerState,
 )
+from engine.blazon.words import ALIGN_WORDS, DECK_NAMES
 from engine.core.game import rules_since
 from engine.core.moves import Move
+from engine.core.text import Text, _
 
 HERALD_PHASES = (MAIN, BLAZON, END)
 SLOT_DECK = ("device",) * len(DEVICE_SLOTS) + ("tincture",) * len(TINCTURE_SLOTS)
@@ -167,42 +169,43 @@ def refresh_allowed(state: BlazonState) -> bool:
     return display_refreshable(state.edition, tuple(state.display))
 
 
-def problem(state: BlazonState, player: PlayerState, move: Move) -> str | None:
+def problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
     """Why ``move`` is refused now, or None. Every branch matches ``legal_moves``."""
     phase = state.phase
     if isinstance(move, Pay):
         if phase != PAY:
-            return "there is nothing to pay for now"
+            return _("there is nothing to pay for now")
         return _pay_problem(state, player, move.card)
     if phase == PAY:
-        return f"first finish paying: {state.pay_due} more prestige of cards to discard"
+        return _("first finish paying: {due} more prestige of cards to discard", due=state.pay_due)
     if isinstance(move, Claim):
         if phase != CLAIM:
-            return "distinctions are claimed at the end of the turn"
+            return _("distinctions are claimed at the end of the turn")
         if move.distinction not in state.claimable:
-            return (
-                f"you cannot claim {move.distinction!r}: claimable are {', '.join(state.claimable)}"
-            )
+            return _(
+                "you cannot claim {distinction}: claimable are {claimable}",
+                distinction=repr(move.distinction), claimable=tuple(state.claimable),
+            )  # fmt: skip
         return None
     if phase == CLAIM:
-        return "choose the distinction to claim: " + ", ".join(state.claimable)
+        return _("choose the distinction to claim: {claimable}", claimable=tuple(state.claimable))
     if isinstance(move, Draw):
         if state.pending_row:
             # An Acquire action would leave no placement to finish the row change with.
             return _pending_refusal(state, _pending_conflicts(state, player))
         return _draw_problem(state, move.deck)
     if phase == DRAW:
-        return "draw your second card first"
+        return _("draw your second card first")
     if isinstance(move, Exchange):
         return _exchange_problem(state, move)
     if isinstance(move, Keep):
-        return None if phase == EXCHANGE else "there are no drawn cards to keep"
+        return None if phase == EXCHANGE else _("there are no drawn cards to keep")
     if phase == EXCHANGE:
-        return "exchange a drawn card or keep them"
+        return _("exchange a drawn card or keep them")
     return _turn_problem(state, player, move)
 
 
-def _turn_problem(state: BlazonState, player: PlayerState, move: Move) -> str | None:
+def _turn_problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
     """Moves of the phases main, blazon and end."""
     phase = state.phase
     if isinstance(move, Place):
@@ -213,72 +216,79 @@ def _turn_problem(state: BlazonState, player: PlayerState, move: Move) -> str | 
         return _herald_problem(state, player, move)
     if isinstance(move, Refresh):
         if state.refresh_used:
-            return "the display was already refreshed this turn"
+            return _("the display was already refreshed this turn")
         if not refresh_allowed(state):
-            return "the display has no three cards sharing an element or augmentation symbol"
+            return _("the display has no three cards sharing an element or augmentation symbol")
         return None
     if isinstance(move, Finish):
-        return None if phase == BLAZON else "you are not taking a Blazon action"
+        return None if phase == BLAZON else _("you are not taking a Blazon action")
     if isinstance(move, Discard):
         if phase != END or len(player.hand) <= HAND_LIMIT:
-            return "you discard only at the end of your turn, above 7 cards"
+            return _("you discard only at the end of your turn, above 7 cards")
         return None if move.card in player.hand else _not_in_hand(move.card)
     if isinstance(move, EndTurn):
         if phase != END:
             return (
-                "take an Acquire or a Blazon action first"
+                _("take an Acquire or a Blazon action first")
                 if phase == MAIN
-                else "finish the Blazon action first"
+                else _("finish the Blazon action first")
             )
         if len(player.hand) > HAND_LIMIT:
-            return f"discard down to {HAND_LIMIT} cards first ({len(player.hand)} in hand)"
+            return _(
+                "discard down to {limit} cards first ({held} in hand)",
+                limit=HAND_LIMIT, held=len(player.hand),
+            )  # fmt: skip
         return None
     if isinstance(move, Pass):
         if phase != MAIN:
-            return "you can pass only instead of your action"
+            return _("you can pass only instead of your action")
         if any(can_draw(state, d) for d in DECKS) or _placements(state, player, herald=False):
-            return "you may pass only when no card can be drawn or placed"
+            return _("you may pass only when no card can be drawn or placed")
         return None
-    return f"{type(move).__name__} is not a Blazon move"
+    return _("{move} is not a Blazon move", move=type(move).__name__)
 
 
-def _draw_problem(state: BlazonState, deck: str) -> str | None:
+def _draw_problem(state: BlazonState, deck: str) -> Text | None:
     if deck not in DECKS:
-        return f"there is no {deck!r} deck: draw from tincture or device"
+        return _("there is no {deck} deck: draw from tincture or device", deck=repr(deck))
     if state.phase not in (MAIN, DRAW):
-        return "you draw only as your Acquire action, at the start of the turn"
+        return _("you draw only as your Acquire action, at the start of the turn")
     if not can_draw(state, deck):
-        return f"the {deck} deck and its discard pile are both empty"
+        return _("{deck} and its discard pile are both empty", deck=DECK_NAMES[deck])
     return None
 
 
-def _exchange_problem(state: BlazonState, move: Exchange) -> str | None:
+def _exchange_problem(state: BlazonState, move: Exchange) -> Text | None:
     if state.phase != EXCHANGE:
-        return "you exchange only the cards drawn by an Acquire action"
+        return _("you exchange only the cards drawn by an Acquire action")
     if move.card not in state.drawn:
-        return f"card {move.card} is not a card you just drew (or it was exchanged already)"
+        return _(
+            "card {card} is not a card you just drew (or it was exchanged already)", card=move.card
+        )
     if not 0 <= move.slot < len(state.display) or not state.display[move.slot]:
-        return f"display slot {move.slot} holds no card"
+        return _("display slot {slot} holds no card", slot=move.slot)
     if SLOT_DECK[move.slot] != TABLES[state.edition].category[move.card]:
-        return "exchange like for like: a tincture for a tincture, a device for a device"
+        return _("exchange like for like: a tincture for a tincture, a device for a device")
     return None
 
 
-def _place_problem(state: BlazonState, player: PlayerState, move: Place) -> str | None:
+def _place_problem(state: BlazonState, player: PlayerState, move: Place) -> Text | None:
     tables = TABLES[state.edition]
     if move.herald:
         if not herald_ready(state, player):
             return _herald_refusal(state, player)
     elif state.phase not in (MAIN, BLAZON):
-        return "your action is over: a further placement needs the Herald action"
+        return _("your action is over: a further placement needs the Herald action")
     if move.card not in player.hand:
         return _not_in_hand(move.card)
     if not 0 <= move.space < SPACES:
-        return f"there is no space {move.space} (spaces are 0..{SPACES - 1})"
+        return _(
+            "there is no space {space} (spaces are 0..{last})", space=move.space, last=SPACES - 1
+        )
     if move.align not in ALIGNS:
-        return f"alignment {move.align!r} must be top or bottom"
+        return _("alignment {align} must be top or bottom", align=repr(move.align))
     if not _affordable(tables, player, move.card, herald=move.herald):
-        return "the rest of your hand cannot pay for this card"
+        return _("the rest of your hand cannot pay for this card")
     return _placement_refusal(
         state, player, card=move.card, space=move.space, align=ALIGNS.index(move.align),
         herald=move.herald, abate=move.abate,
@@ -294,7 +304,7 @@ def _placement_refusal(
     align: int,
     herald: bool,
     abate: bool,
-) -> str | None:
+) -> Text | None:
     """The placement rules (ruling BZ-1), with the override's row change within a turn.
 
     A placement that is not abated may leave its row in two alignments if the hand can still
@@ -325,11 +335,11 @@ def _placement_refusal(
     if not remaining:
         return None
     if herald and state.phase not in (MAIN, BLAZON):
-        names = ", ".join(tables.board.spaces[t].name for t in remaining)
-        return (
-            f"row {tables.row_of[space]} would be left in two alignments: your action is over, "
-            f"so no placement is left this turn to cover {names}"
-        )
+        return _(
+            "row {row} would be left in two alignments: your action is over, "
+            "so no placement is left this turn to cover {spaces}",
+            row=tables.row_of[space], spaces=tuple(tables.board.spaces[t].name for t in remaining),
+        )  # fmt: skip
     hand = list(player.hand)
     hand.remove(card)
     shield = list(player.shield)
@@ -344,11 +354,12 @@ def _placement_refusal(
         herald=not herald and player.heralds > 0 and not state.herald_used,
     ):
         return None
-    names = ", ".join(tables.board.spaces[t].name for t in remaining)
-    return (
-        f"row {tables.row_of[space]} would be left in two alignments: your hand cannot "
-        f"cover {names} in the {ALIGNS[align]} alignment this turn"
-    )
+    return _(
+        "row {row} would be left in two alignments: your hand cannot "
+        "cover {spaces} in the {align} alignment this turn",
+        row=tables.row_of[space], spaces=tuple(tables.board.spaces[t].name for t in remaining),
+        align=ALIGN_WORDS[ALIGNS[align]],
+    )  # fmt: skip
 
 
 def _pending_conflicts(state: BlazonState, player: PlayerState) -> tuple[int, ...]:
@@ -361,16 +372,16 @@ def _pending_conflicts(state: BlazonState, player: PlayerState) -> tuple[int, ..
     )
 
 
-def _pending_refusal(state: BlazonState, conflicts: tuple[int, ...]) -> str:
+def _pending_refusal(state: BlazonState, conflicts: tuple[int, ...]) -> Text:
     spaces = TABLES[state.edition].board.spaces
-    names = ", ".join(spaces[t].name for t in conflicts)
-    return (
-        f"first finish changing row {state.pending_row} to the "
-        f"{ALIGNS[state.pending_align]} alignment: cover {names}"
-    )
+    return _(
+        "first finish changing row {row} to the {align} alignment: cover {spaces}",
+        row=state.pending_row, align=ALIGN_WORDS[ALIGNS[state.pending_align]],
+        spaces=tuple(spaces[t].name for t in conflicts),
+    )  # fmt: skip
 
 
-def _pay_problem(state: BlazonState, player: PlayerState, card: int) -> str | None:
+def _pay_problem(state: BlazonState, player: PlayerState, card: int) -> Text | None:
     if card not in player.hand:
         return _not_in_hand(card)
     if not state.pending_row:
@@ -388,39 +399,39 @@ def _pay_problem(state: BlazonState, player: PlayerState, card: int) -> str | No
         herald=player.heralds > 0 and not state.herald_used,
     ):
         return None
-    return (
-        f"paying with card {card} would leave too little to finish changing row "
-        f"{state.pending_row} this turn"
-    )
+    return _(
+        "paying with card {card} would leave too little to finish changing row {row} this turn",
+        card=card, row=state.pending_row,
+    )  # fmt: skip
 
 
-def _herald_problem(state: BlazonState, player: PlayerState, move: Move) -> str | None:
+def _herald_problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
     if not herald_ready(state, player):
         return _herald_refusal(state, player)
     if isinstance(move, HeraldTake):
         if not 0 <= move.slot < len(state.display) or not state.display[move.slot]:
-            return f"display slot {move.slot} holds no card"
+            return _("display slot {slot} holds no card", slot=move.slot)
     elif isinstance(move, HeraldDraw):
         if move.deck not in DECKS or not can_draw(state, move.deck):
-            return f"no card can be drawn from {move.deck!r}"
+            return _("no card can be drawn from {deck}", deck=repr(move.deck))
     elif isinstance(move, HeraldDiscardPile):
         if move.deck not in DECKS or not state.discards[move.deck]:
-            return f"there is no {move.deck!r} discard pile with a card on top"
+            return _("there is no {deck} discard pile with a card on top", deck=repr(move.deck))
     elif not (any(state.display) or any(can_draw(state, d) for d in DECKS)):
-        return "there is no display to refresh"
+        return _("there is no display to refresh")
     return None
 
 
-def _herald_refusal(state: BlazonState, player: PlayerState) -> str:
+def _herald_refusal(state: BlazonState, player: PlayerState) -> Text:
     if state.herald_used:
-        return "you already took a Herald action this turn"
+        return _("you already took a Herald action this turn")
     if player.heralds <= 0:
-        return "you have no herald token"
-    return "a Herald action is taken between steps, not now"
+        return _("you have no herald token")
+    return _("a Herald action is taken between steps, not now")
 
 
-def _not_in_hand(card: int) -> str:
-    return f"card {card} is not in your hand"
+def _not_in_hand(card: int) -> Text:
+    return _("card {card} is not in your hand", card=card)
 
 
 @functools.lru_cache(maxsize=4096)

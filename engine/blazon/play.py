@@ -54,11 +54,19 @@ from engine.blazon.state import (
     BlazonState,
     PlayerState,
 )
+from engine.blazon.words import ALIGN_WORDS, CARD_KINDS, DECK_NAMES, DISCARD_NAMES
 from engine.core.moves import Move
 from engine.core.seats import next_seat, seats_after
+from engine.core.text import Seat, Text, _
 
 WEAK_HAND = 5  # a starting hand worth this much or less is redrawn
 MAX_REDRAWS = 50  # a bound on the starting-hand redraw (never reached with 120 cards)
+#: What triggered the end (``state.trigger``), in words.
+TRIGGER_WORDS = {
+    "prestige": _("prestige"),
+    "full-shield": _("full-shield"),
+    "distinctions": _("distinctions"),
+}
 
 
 def deal_starting_hand(state: BlazonState, tables: Tables, seat: int) -> None:
@@ -68,10 +76,15 @@ def deal_starting_hand(state: BlazonState, tables: Tables, seat: int) -> None:
         for deck in DECKS:
             hand.extend(state.decks[deck].pop() for _ in range(2))
         worth = sum(tables.prestige[n] for n in hand)
-        state.note("chance", f"seat {seat} draws a starting hand", {"hand": hand[:]}, [seat])
+        state.note(
+            "chance", _("{seat} draws a starting hand", seat=Seat(seat)), {"hand": hand[:]}, [seat]
+        )
         if worth > WEAK_HAND or attempt == MAX_REDRAWS - 1:
             return
-        state.note("redraw", f"seat {seat}'s starting hand is worth {worth}: redrawn")
+        state.note(
+            "redraw",
+            _("{seat}'s starting hand is worth {worth}: redrawn", seat=Seat(seat), worth=worth),
+        )
         for deck in DECKS:
             returned = [n for n in hand if tables.category[n] == deck]
             state.decks[deck][:0] = returned
@@ -105,7 +118,7 @@ def carry_out(state: BlazonState, seat: int, move: Move) -> None:
         _end_turn(state, seat)
     elif isinstance(move, Pass):
         state.passes += 1
-        state.note("pass", f"seat {seat} can neither draw nor place a card")
+        state.note("pass", _("{seat} can neither draw nor place a card", seat=Seat(seat)))
         state.phase = END
     else:
         _play_free_action(state, seat, move)
@@ -116,7 +129,7 @@ def _play_free_action(state: BlazonState, seat: int, move: Move) -> None:
     player = state.players[seat]
     if isinstance(move, Refresh):
         state.refresh_used = True
-        _refresh_display(state, "seat {seat} refreshes the display")
+        _refresh_display(state, _("{seat} refreshes the display", seat=Seat(seat)))
         return
     state.herald_used = True
     player.heralds -= 1
@@ -129,7 +142,7 @@ def _play_free_action(state: BlazonState, seat: int, move: Move) -> None:
     elif isinstance(move, HeraldDiscardPile):
         player.hand.append(state.discards[move.deck].pop())
     elif isinstance(move, HeraldRefresh):
-        _refresh_display(state, f"seat {seat} discards and refills the display")
+        _refresh_display(state, _("{seat} discards and refills the display", seat=Seat(seat)))
 
 
 def _play_draw(state: BlazonState, seat: int, deck: str) -> None:
@@ -153,7 +166,7 @@ def _play_place(state: BlazonState, seat: int, move: Place) -> None:
     tables = TABLES[state.edition]
     player = state.players[seat]
     space, align = move.space, ALIGNS.index(move.align)
-    _, shifted = row_shift(player, tables, space, align)
+    _moved, shifted = row_shift(player, tables, space, align)
     conflicts = () if move.abate else row_conflicts(player, tables, space, align)
     state.pending_row = tables.row_of[space] if conflicts else 0
     state.pending_align = align if conflicts else 0
@@ -161,19 +174,28 @@ def _play_place(state: BlazonState, seat: int, move: Place) -> None:
         player.aligns[shifted] = align
         state.note(
             "shift",
-            f"seat {seat}'s card on {tables.board.spaces[shifted].name} shifts to {move.align}",
+            _(
+                "{seat}'s card on {space} shifts to {align}",
+                seat=Seat(seat),
+                space=tables.board.spaces[shifted].name,
+                align=ALIGN_WORDS[move.align],
+            ),
         )
     covered = player.shield[space]
     if covered:
         _discard(state, covered)
         state.note(
             "override",
-            f"seat {seat} covers {tables.edition.cards[covered].name}; it goes to the discard pile",
+            _(
+                "{seat} covers {card}; it goes to the discard pile",
+                seat=Seat(seat),
+                card=tables.edition.cards[covered].name,
+            ),
         )
         if player.abated_space == space:
             player.abated_space = -1
             player.abatement = True
-            state.note("abatement", f"seat {seat} takes the abatement token back")
+            state.note("abatement", _("{seat} takes the abatement token back", seat=Seat(seat)))
     player.hand.remove(move.card)
     player.shield[space] = move.card
     player.aligns[space] = align
@@ -204,7 +226,7 @@ def _play_pay(state: BlazonState, player: PlayerState, card: int) -> None:
 def _settle(state: BlazonState) -> None:
     """Skip steps that offer no choice (a second draw from nothing, an empty end step)."""
     if state.phase == DRAW and not any(legality.can_draw(state, d) for d in DECKS):
-        state.note("skip", "no card is left to draw: the Acquire takes one card")
+        state.note("skip", _("no card is left to draw: the Acquire takes one card"))
         state.phase = EXCHANGE
     if state.phase == EXCHANGE and not state.drawn:
         state.phase = END
@@ -214,7 +236,9 @@ def _settle(state: BlazonState) -> None:
             not state.refresh_used and legality.refresh_allowed(state)
         )
         if not free and len(player.hand) <= HAND_LIMIT:
-            state.note("turn", f"seat {state.turn} has nothing left to do: the turn ends")
+            state.note(
+                "turn", _("{seat} has nothing left to do: the turn ends", seat=Seat(state.turn))
+            )
             _end_turn(state, state.turn)
 
 
@@ -222,7 +246,10 @@ def _draw_card(state: BlazonState, deck: str, seat: int) -> int:
     """The top card of a deck (reshuffling its discard pile when empty), seen by ``seat``."""
     _reshuffle_if_empty(state, deck)
     card = state.decks[deck].pop()
-    state.note("chance", f"seat {seat} draws a {deck} card", {"card": card}, [seat])
+    state.note(
+        "chance", _("{seat} draws {card}", seat=Seat(seat), card=CARD_KINDS[deck]), {"card": card},
+        [seat],
+    )  # fmt: skip
     return card
 
 
@@ -235,7 +262,11 @@ def _reshuffle_if_empty(state: BlazonState, deck: str) -> None:
     state.seen_at_bottom[deck] = 0  # the cards seen at the bottom were all drawn
     state.note(
         "chance",
-        f"the {deck} discard pile ({len(pile)} cards) is shuffled into a new deck",
+        _(
+            "{pile} ({cards} cards) is shuffled into a new deck",
+            pile=DISCARD_NAMES[deck],
+            cards=len(pile),
+        ),
         {"order": state.decks[deck][:]},
         [],
     )
@@ -251,10 +282,18 @@ def shuffle_unseen(state: BlazonState) -> None:
         unseen = cards[kept:]
         state.rng.shuffle(unseen)
         cards[kept:] = unseen
-        at_bottom = f"; the {kept} seen at its bottom stay there" if kept else ""
+        shuffled = (
+            _(
+                "the arbiter shuffles {deck} again ({cards} cards; the {kept} seen at its bottom "
+                "stay there)", deck=DECK_NAMES[deck], cards=len(unseen), kept=kept,
+            )
+            if kept
+            else _("the arbiter shuffles {deck} again ({cards} cards)", deck=DECK_NAMES[deck],
+                   cards=len(unseen))
+        )  # fmt: skip
         state.note(
             "reshuffle",
-            f"the arbiter shuffles the {deck} deck again ({len(unseen)} cards{at_bottom})",
+            shuffled,
             {"deck": deck, "cards": len(unseen), "kept_at_bottom": kept},
         )
 
@@ -273,13 +312,17 @@ def refill_display(state: BlazonState) -> None:
         state.display[slot] = state.decks[deck].pop()
         state.note(
             "chance",
-            f"display slot {slot} shows {EDITIONS[state.edition].cards[state.display[slot]].name}",
+            _(
+                "display slot {slot} shows {card}",
+                slot=slot,
+                card=EDITIONS[state.edition].cards[state.display[slot]].name,
+            ),
             {"slot": slot, "card": state.display[slot]},
         )
 
 
-def _refresh_display(state: BlazonState, text: str) -> None:
-    state.note("refresh", text.format(seat=state.turn))
+def _refresh_display(state: BlazonState, text: Text) -> None:
+    state.note("refresh", text)
     for slot, card in enumerate(state.display):
         if card:
             _discard(state, card)
@@ -296,7 +339,14 @@ def _score(state: BlazonState, seat: int, points: int) -> None:
         if before < mark <= player.prestige and state.milestones[index] < 0:
             state.milestones[index] = seat
             player.animals += 1
-            state.note("milestone", f"seat {seat} is first to {mark} prestige: an animal token")
+            state.note(
+                "milestone",
+                _(
+                    "{seat} is first to {mark} prestige: an animal token",
+                    seat=Seat(seat),
+                    mark=mark,
+                ),
+            )
             _give_heralds(state, seat)
     if player.prestige >= milestones[-1]:
         _trigger_end(state, seat, "prestige")
@@ -306,7 +356,7 @@ def _give_heralds(state: BlazonState, seat: int) -> None:
     """Every other player takes a herald token, in turn order, while the pile lasts."""
     for other in seats_after(seat, len(state.players)):
         if state.herald_pile <= 0:
-            state.note("heralds", "the herald pile is empty")
+            state.note("heralds", _("the herald pile is empty"))
             return
         state.herald_pile -= 1
         state.players[other].heralds += 1
@@ -318,7 +368,11 @@ def _trigger_end(state: BlazonState, seat: int, trigger: str) -> None:
     state.trigger, state.trigger_seat = trigger, seat
     state.note(
         "end",
-        f"seat {seat} triggers the end ({trigger}): every other player takes one final turn",
+        _(
+            "{seat} triggers the end ({trigger}): every other player takes one final turn",
+            seat=Seat(seat),
+            trigger=TRIGGER_WORDS[trigger],
+        ),
     )
 
 
@@ -359,7 +413,13 @@ def _claim(state: BlazonState, seat: int, ident: str) -> None:
     player.markers.append(ident)
     player.distinction_points += value
     state.claimable = []
-    state.note("distinction", f"seat {seat} earns {distinction.name} ({value} prestige at the end)")
+    state.note(
+        "distinction",
+        _(
+            "{seat} earns {distinction} ({value} prestige at the end)",
+            seat=Seat(seat), distinction=distinction.name, value=value,
+        ),
+    )  # fmt: skip
     if first:
         _give_heralds(state, seat)
     if len(player.markers) == len(state.distinctions):
@@ -374,7 +434,7 @@ def _next_turn(state: BlazonState) -> None:
         if stalled and not state.trigger:
             state.trigger = "stalled"
             state.note(
-                "end", "no player could draw or place a card for a whole round: the game ends"
+                "end", _("no player could draw or place a card for a whole round: the game ends")
             )
         state.phase = OVER
         return

@@ -22,6 +22,15 @@ from engine.blazon.cards import (
     category_of_symbol,
 )
 from engine.blazon.state import ALIGNS, PlayerState
+from engine.blazon.words import (
+    ALIGN_WORDS,
+    CARD_KINDS,
+    SYMBOL_KINDS,
+    SYMBOL_WORDS,
+    TYPE_WORDS,
+    word,
+)
+from engine.core.text import Text, _
 
 CADENCY_ROW = 0
 
@@ -261,7 +270,7 @@ def placement_problem(
     abatement_rule: bool,
     row_change: bool = False,
     row_ok: bool | None = None,
-) -> str | None:
+) -> Text | None:
     """Why the placement is refused (one sentence), or None when the placement rules allow it.
 
     ``card`` must be a card number of the edition and ``space``/``align`` in range; payment
@@ -270,48 +279,59 @@ def placement_problem(
     ``row_ok``: the row check when the caller already made it.
     """
     if tables.row_of[space] == CADENCY_ROW and align != 0:
-        return "the cadency space has a single alignment: place it with align top"
+        return _("the cadency space has a single alignment: place it with align top")
     if not tables.same_kind[card, space, align]:
         return _wording(tables, card, space, align, "category")
     if player.shield[space] == card:
         return _wording(tables, card, space, align, "same")
     clash = repeated_tincture(player, tables, card, space)
     if clash >= 0:
-        return f"an identical tincture ({tables.edition.cards[card].name}) is already on {tables.board.spaces[clash].name}"
+        return _(
+            "an identical tincture ({card}) is already on {space}",
+            card=tables.edition.cards[card].name, space=tables.board.spaces[clash].name,
+        )  # fmt: skip
     symbol_ok = tables.fits[card, space, align]
     if row_ok is None:
-        row_ok, _ = row_shift(player, tables, space, align)
+        row_ok, _shifted = row_shift(player, tables, space, align)
     if abate:
         return _abatement_problem(player, (not symbol_ok) + (not row_ok), abatement_rule, space)
     if not symbol_ok:
         return _wording(tables, card, space, align, "symbol")
     if not row_ok and not row_change:
-        return f"row {tables.row_of[space]} already holds cards in the other alignment"
+        return _("row {row} already holds cards in the other alignment", row=tables.row_of[space])
     return None
 
 
-def _wording(tables: Tables, card: int, space: int, align: int, problem: str) -> str:
+def _wording(tables: Tables, card: int, space: int, align: int, problem: str) -> Text:
     """The sentence for a card that does not fit a space (built only when a move is refused)."""
     shown = tables.board.spaces[space]
-    where = f"{shown.name} ({ALIGNS[align]})"
+    where = _("{space} ({align})", space=shown.name, align=ALIGN_WORDS[ALIGNS[align]])
     name = tables.edition.cards[card].name
     symbol = shown.symbol(align)
     if problem == "category":
-        return f"{name} is a {tables.category[card]} card; {where} shows a {category_of_symbol(symbol)} symbol"
+        return _(
+            "{card} is {kind}; {where} shows {symbol}",
+            card=name, kind=CARD_KINDS[tables.category[card]], where=where,
+            symbol=SYMBOL_KINDS[category_of_symbol(symbol)],
+        )  # fmt: skip
     if problem == "same":
-        return f"{name} is already on {shown.name}"
-    return f"{name} is a {tables.edition.cards[card].type}; {where} shows {symbol}"
+        return _("{card} is already on {space}", card=name, space=shown.name)
+    return _(
+        "{card} is {type}; {where} shows {symbol}",
+        card=name, type=word(TYPE_WORDS, tables.edition.cards[card].type), where=where,
+        symbol=word(SYMBOL_WORDS, symbol),
+    )  # fmt: skip
 
 
-def _abatement_problem(player: PlayerState, broken: int, rule: bool, space: int) -> str | None:
+def _abatement_problem(player: PlayerState, broken: int, rule: bool, space: int) -> Text | None:
     if not rule:
-        return "abatement tokens are not in play (option abatement is off)"
+        return _("abatement tokens are not in play (option abatement is off)")
     if not player.abatement:
-        return "your abatement token is already on your shield"
+        return _("your abatement token is already on your shield")
     if broken == 0:
-        return "this placement is legal without the abatement token"
+        return _("this placement is legal without the abatement token")
     if broken > 1:
-        return "an abatement token breaks only one placement rule, this placement breaks two"
+        return _("an abatement token breaks only one placement rule, this placement breaks two")
     return None
 
 

@@ -35,51 +35,79 @@ from engine.blazon.shield import (
     blazon_text,
 )
 from engine.blazon.state import ALIGNS, DECKS, SPACES, BlazonState
+from engine.blazon.words import ALIGN_WORDS, DECK_NAMES, DISCARD_NAMES
 from engine.core.moves import Move
+from engine.core.text import Seat, Text, _
 
 _DEFAULT = EDITIONS[next(iter(EDITIONS))]
 CARD_NAMES = {number: card.name for number, card in _DEFAULT.cards.items()}
 CARD_PRESTIGE = {number: card.prestige for number, card in _DEFAULT.cards.items()}
 SPACE_NAMES = tuple(space.name for space in _DEFAULT.board.spaces)
 FIXED_WORDS: dict[type[Move], str] = {
-    Keep: "keeps the drawn cards",
-    Finish: "finishes the Blazon action",
-    HeraldRefresh: "uses a herald to discard and refill the display",
-    Refresh: "refreshes the display",
-    EndTurn: "ends the turn",
-    Pass: "passes (nothing to draw or place)",
+    Keep: _("{seat} keeps the drawn cards").msgid,
+    Finish: _("{seat} finishes the Blazon action").msgid,
+    HeraldRefresh: _("{seat} uses a herald to discard and refill the display").msgid,
+    Refresh: _("{seat} refreshes the display").msgid,
+    EndTurn: _("{seat} ends the turn").msgid,
+    Pass: _("{seat} passes (nothing to draw or place)").msgid,
+}
+#: A placement in words, by (herald, abate).
+PLACE_WORDS = {
+    (False, False): _("{seat} places {card} ({worth}) on {space} ({align})").msgid,
+    (True, False): _(
+        "{seat} places {card} ({worth}) on {space} ({align}) with the Herald action"
+    ).msgid,
+    (False, True): _(
+        "{seat} places {card} ({worth}) on {space} ({align}) using the abatement token"
+    ).msgid,
+    (True, True): _(
+        "{seat} places {card} ({worth}) on {space} ({align}) with the Herald action using the "
+        "abatement token"
+    ).msgid,
 }
 
 
-def describe(move: Move, seat: int) -> str:
+def describe(move: Move, seat: int) -> Text:
     """One line a person reads in the audit log."""
-    return f"seat {seat} {_describe_action(move)}"
-
-
-def _describe_action(move: Move) -> str:
+    who = Seat(seat)
     if isinstance(move, Pay):
-        return f"pays with {_card_name(move.card)}"
+        return _("{seat} pays with {card}", seat=who, card=_card_name(move.card))
     if isinstance(move, Place):
         space = SPACE_NAMES[move.space] if 0 <= move.space < SPACES else f"space {move.space}"
-        how = " with the Herald action" if move.herald else ""
-        how += " using the abatement token" if move.abate else ""
         worth = CARD_PRESTIGE.get(move.card, "?")
-        return f"places {_card_name(move.card)} ({worth}) on {space} ({move.align}){how}"
+        align = ALIGN_WORDS.get(move.align, move.align)
+        return Text(
+            PLACE_WORDS[bool(move.herald), bool(move.abate)],
+            {"seat": who, "card": _card_name(move.card), "worth": worth, "space": space,
+             "align": align},
+        )  # fmt: skip
     if isinstance(move, Draw):
-        return f"draws from the {move.deck} deck"
+        return _("{seat} draws from {deck}", seat=who, deck=_deck(move.deck))
     if isinstance(move, Exchange):
-        return f"exchanges {_card_name(move.card)} for display slot {move.slot}"
+        return _(
+            "{seat} exchanges {card} for display slot {slot}",
+            seat=who, card=_card_name(move.card), slot=move.slot,
+        )  # fmt: skip
     if isinstance(move, Discard):
-        return f"discards {_card_name(move.card)} (hand limit)"
+        return _("{seat} discards {card} (hand limit)", seat=who, card=_card_name(move.card))
     if isinstance(move, HeraldTake):
-        return f"uses a herald to take display slot {move.slot}"
+        return _("{seat} uses a herald to take display slot {slot}", seat=who, slot=move.slot)
     if isinstance(move, HeraldDraw):
-        return f"uses a herald to draw from the {move.deck} deck"
+        return _("{seat} uses a herald to draw from {deck}", seat=who, deck=_deck(move.deck))
     if isinstance(move, HeraldDiscardPile):
-        return f"uses a herald to take the top of the {move.deck} discard pile"
+        pile = DISCARD_NAMES.get(move.deck) or f"the {move.deck} discard pile"
+        return _("{seat} uses a herald to take the top of {pile}", seat=who, pile=pile)
     if isinstance(move, Claim):
-        return f"claims distinction {move.distinction}"
-    return FIXED_WORDS.get(type(move), move.TYPE)
+        return _("{seat} claims distinction {distinction}", seat=who, distinction=move.distinction)
+    fixed = FIXED_WORDS.get(type(move))
+    if fixed is None:
+        return _("{seat} {move}", seat=who, move=move.TYPE)
+    return Text(fixed, {"seat": who})
+
+
+def _deck(deck: str) -> Text | str:
+    """A deck in words (a malformed move's unknown deck as it was written)."""
+    return DECK_NAMES.get(deck) or f"the {deck} deck"
 
 
 def view(state: BlazonState, seat: int | None) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from engine.core.options import Option, normalize_options, options_schema
 from engine.core.replay import Replay, SetupRecord, TrailStep, chance_outcomes, replay
 from engine.core.rng import Rng, seed_commitment
 from engine.core.seats import next_seat, seats_after
+from engine.core.text import Seat, Text
 from engine.core.versions import replay_compatible, version_at_least
 
 __all__ = [
@@ -47,8 +48,10 @@ __all__ = [
     "ReplayError",
     "Result",
     "Rng",
+    "Seat",
     "SetupRecord",
     "Termination",
+    "Text",
     "TrailStep",
     "UnknownGame",
     "chance_outcomes",

@@ -1,19 +1,32 @@
 """Engine errors. Each carries a sentence a person understands."""
 
+from __future__ import annotations
+
+from engine.core.text import Text, as_text
+
 
 class EngineError(Exception):
     """Base class of every error the engine raises on purpose."""
 
 
-class IllegalMove(EngineError, ValueError):
+class _Refusal(EngineError, ValueError):
+    """An error whose sentence is a :class:`~engine.core.text.Text`: ``str(error)`` is the
+    English sentence, ``error.text`` the template and parameters an app translates."""
+
+    def __init__(self, text: Text | str) -> None:
+        self.text = as_text(text)
+        super().__init__(str(self.text))
+
+
+class IllegalMove(_Refusal):
     """A well-formed move that the rules do not allow now; the message says why."""
 
 
-class BadMove(EngineError, ValueError):
+class BadMove(_Refusal):
     """A move whose shape is wrong: not an object, unknown type, missing or mistyped field."""
 
 
-class InvalidOptions(EngineError, ValueError):
+class InvalidOptions(_Refusal):
     """Game options, player count or edition that the game cannot be set up with."""
 
 

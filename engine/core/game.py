@@ -10,7 +10,8 @@ moves are :class:`~engine.core.moves.Move` dataclasses. Callers use:
 - ``apply(state, seat, move)`` → a new state (the input is untouched), or :class:`IllegalMove`;
 - ``view(state, seat | None)`` → what that seat (or a spectator) may see;
 - ``result(state)`` → the :class:`Result` once the game is over;
-- ``describe(move, seat)`` → one line for the audit log;
+- ``describe(move, seat)`` → one line for the audit log (``describe_text``: the same as a
+  translatable :class:`~engine.core.text.Text`);
 - ``reshuffle_unseen(state, seed)`` → a fresh RNG and every zone no seat has seen shuffled with
   it (an arbiter's "replay from move n" ruling; see :meth:`Game.reshuffle_unseen`).
 
@@ -32,6 +33,7 @@ from engine.core.errors import IllegalMove, InvalidOptions
 from engine.core.moves import Move, MoveSet
 from engine.core.options import Option, normalize_options, options_schema
 from engine.core.rng import Rng
+from engine.core.text import Seat, Text, _, as_text, untranslated
 from engine.core.versions import replay_compatible, version_at_least
 
 PUBLIC = None  # ``Effect.visible_to`` value for an effect everyone sees
@@ -44,12 +46,16 @@ class Effect:
     ``text`` is what everyone may read. ``data`` holds the details, seen only by the seats in
     ``visible_to`` (``None``: everyone; ``[]``: nobody until the game ends). Chance outcomes have
     ``kind == "chance"``; a replay recomputes them and the event store compares.
+    ``message`` is ``text`` as a template and parameters (engine/core/text.py), for the apps to
+    translate; it is not stored (the stored record and the state's plain data keep ``text``)
+    nor part of equality; ``note`` sets it.
     """
 
     kind: str
     text: str
     data: dict[str, Any] = field(default_factory=dict)
     visible_to: list[int] | None = PUBLIC
+    message: Text | None = field(default=None, compare=False, init=False, repr=False)
 
     def visible_for(self, seat: int | None) -> bool:
         """True when ``seat`` (None: a spectator) may see ``data``."""
@@ -68,6 +74,8 @@ class Effect:
     def public_json(self, seat: int | None) -> dict[str, Any]:
         """The effect as ``seat`` may see it: data withheld unless visible to that seat."""
         shown: dict[str, Any] = {"kind": self.kind, "text": self.text}
+        if self.message is not None:
+            shown["message"] = self.message.to_json()
         if self.visible_for(seat):
             shown["data"] = to_plain(self.data)
         return shown
@@ -88,11 +96,14 @@ class GameState:
     #: (a game's hand-written ``clone`` that predates the field leaves it out).
     engine_version: str = field(default="", compare=False)
 
-    def note(self, kind: str, text: str, data: Mapping[str, Any] | None = None,
+    def note(self, kind: str, text: Text | str, data: Mapping[str, Any] | None = None,
              visible_to: Sequence[int] | None = PUBLIC) -> None:  # fmt: skip
-        """Record an effect of the current step."""
+        """Record an effect of the current step (``text``: its sentence, see engine/core/text)."""
         shown = None if visible_to is None else list(visible_to)
-        self.effects.append(Effect(kind, text, dict(data or {}), shown))
+        message = as_text(text)
+        effect = Effect(kind, str(message), dict(data or {}), shown)
+        effect.message = message
+        self.effects.append(effect)
 
 
 def rules_since(state: GameState, version: str) -> bool:
@@ -114,6 +125,23 @@ class Termination(enum.Enum):
     STALLED = "stalled"  # Blazon: for a whole round nobody could draw or place a card
     ROUNDS_PLAYED = "rounds-played"  # Les 7 Blasons: the rounds (and any tie-break) are played
     TIE_BREAK_LIMIT = "tie-break-limit"  # Les 7 Blasons: still tied after the last tie-break
+
+    @property
+    def text(self) -> Text:
+        """Why the game ended, in a sentence a person reads."""
+        return TERMINATION_TEXTS[self]
+
+
+TERMINATION_TEXTS: dict[Termination, Text] = {
+    Termination.THIRTEEN_CROWNS: _("a player holds 13 crowns and wins at once"),
+    Termination.TURN_LIMIT: _("the game reached its turn limit"),
+    Termination.PRESTIGE: _("a player reached the last prestige milestone"),
+    Termination.FULL_SHIELD: _("a player filled their shield"),
+    Termination.DISTINCTIONS: _("a player has a marker on every distinction in play"),
+    Termination.STALLED: _("for a whole round nobody could draw or place a card"),
+    Termination.ROUNDS_PLAYED: _("every round (and any tie-break) is played"),
+    Termination.TIE_BREAK_LIMIT: _("still tied after the last tie-break round"),
+}
 
 
 @dataclass(frozen=True)
@@ -190,6 +218,12 @@ class GameInfo:
 
 S = TypeVar("S", bound=GameState)
 
+#: The key of the effects' messages in a state's plain data (``Game.state_to_json``).
+EFFECT_MESSAGES = "effect_messages"
+
+#: The refusal of any move once the game is over.
+GAME_OVER = _("the game is over")
+
 
 class Game(ABC, Generic[S]):
     """One game's rules. Subclasses set the class attributes and implement the hooks."""
@@ -241,16 +275,22 @@ class Game(ABC, Generic[S]):
     def check_setup(self, players: int, edition: str | None) -> str:
         """Validate the player count and edition; return the edition to use."""
         if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidOptions("the number of players must be a whole number")
+            raise InvalidOptions(_("the number of players must be a whole number"))
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptions(
-                f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}"
-            )
+                _(
+                    "{game} is for {low} to {high} players, not {players}",
+                    game=self.name, low=self.min_players, high=self.max_players, players=players,
+                )
+            )  # fmt: skip
         chosen = edition or self.editions[0]
         if chosen not in self.editions:
             raise InvalidOptions(
-                f"{self.name} has no edition {chosen!r}; editions: {', '.join(self.editions)}"
-            )
+                _(
+                    "{game} has no edition {edition}; editions: {editions}",
+                    game=self.name, edition=repr(chosen), editions=self.editions,
+                )
+            )  # fmt: skip
         return chosen
 
     # -- the contract ---------------------------------------------------------------------
@@ -266,9 +306,11 @@ class Game(ABC, Generic[S]):
         version = engine_version or self.engine_version
         if not replay_compatible(version, self.engine_version):
             raise InvalidOptions(
-                f"{self.name} engine {self.engine_version} cannot play a game recorded with "
-                f"engine {version}"
-            )
+                _(
+                    "{game} engine {running} cannot play a game recorded with engine {version}",
+                    game=self.name, running=self.engine_version, version=version,
+                )
+            )  # fmt: skip
         state = self.setup(players, self.normalize_options(options), chosen, Rng(seed))
         state.engine_version = version
         return state
@@ -290,14 +332,16 @@ class Game(ABC, Generic[S]):
         if seat not in self.to_act(state):
             raise IllegalMove(self.not_your_turn(state, seat))
         if move not in self.legal_moves(state, seat):
-            raise IllegalMove(f"{self.describe(move, seat)} is not allowed now")
+            raise IllegalMove(_("{move} is not allowed now", move=self.describe_text(move, seat)))
 
-    def not_your_turn(self, state: S, seat: int) -> str:
+    def not_your_turn(self, state: S, seat: int) -> Text:
         """The sentence for a seat that is not to act."""
         if self.result(state) is not None:
-            return "the game is over"
-        waiting = ", ".join(str(s) for s in self.to_act(state))
-        return f"seat {seat} is not to act now (waiting for seat {waiting})"
+            return GAME_OVER
+        waiting = tuple(Seat(s) for s in self.to_act(state))
+        return _(
+            "{seat} is not to act now (waiting for {waiting})", seat=Seat(seat), waiting=waiting
+        )
 
     def apply(self, state: S, seat: int, move: Move) -> S:
         """A new state after ``seat`` plays ``move``; ``state`` itself is never changed."""
@@ -327,9 +371,16 @@ class Game(ABC, Generic[S]):
     def result(self, state: S) -> Result | None:
         """The final result, or None while the game goes on."""
 
-    @abstractmethod
     def describe(self, move: Move, seat: int) -> str:
         """One line a person reads in the audit log, e.g. "seat 2 plays the magistrat (3)"."""
+        return str(self.describe_text(move, seat))
+
+    def describe_text(self, move: Move, seat: int) -> Text:
+        """:meth:`describe` as a template and parameters, for the apps to translate. Every game
+        overrides this one (a game that overrides only ``describe`` is shown untranslated)."""
+        if type(self).describe is Game.describe:
+            raise NotImplementedError(f"{type(self).__name__} implements neither describe")
+        return untranslated(self.describe(move, seat))
 
     # -- an arbiter's replay from move n --------------------------------------------------
     def reshuffle_unseen(self, state: S, seed: str) -> None:
@@ -367,13 +418,25 @@ class Game(ABC, Generic[S]):
         return self.moves.decode(data)
 
     def state_to_json(self, state: S) -> dict[str, Any]:
-        """The full state as plain data (seed included: for snapshots and audits only)."""
+        """The full state as plain data (seed included: for snapshots and audits only).
+
+        The last step's effect messages (not state fields) ride along as ``effect_messages``,
+        so a state read back from a snapshot can still be shown in the viewer's language.
+        """
         plain: dict[str, Any] = to_plain(state)
+        messages = [None if e.message is None else e.message.to_json() for e in state.effects]
+        if any(messages):
+            plain[EFFECT_MESSAGES] = messages
         return plain
 
     def state_from_json(self, data: Mapping[str, Any]) -> S:
         """The inverse of :meth:`state_to_json`."""
-        state: S = from_plain(self.state_type, dict(data))
+        fields = dict(data)
+        messages = fields.pop(EFFECT_MESSAGES, None) or []
+        state: S = from_plain(self.state_type, fields)
+        for effect, message in zip(state.effects, messages, strict=False):
+            if message is not None:
+                effect.message = Text.from_json(message)
         return state
 
     def clone(self, state: S) -> S:

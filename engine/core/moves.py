@@ -23,6 +23,7 @@ from typing import Any, ClassVar, TypeVar
 
 from engine.core.codec import from_plain, to_plain
 from engine.core.errors import BadMove
+from engine.core.text import _
 
 M = TypeVar("M", bound="Move")
 
@@ -97,26 +98,42 @@ class MoveSet:
 
     def _decode_checked(self, data: Any) -> Move:
         if not isinstance(data, Mapping):
-            raise BadMove('a move must be a JSON object with a "type" field')
+            raise BadMove(_('a move must be a JSON object with a "type" field'))
         kind = data.get("type")
         if not isinstance(kind, str):
-            raise BadMove('a move needs a "type" field naming the kind of move')
+            raise BadMove(_('a move needs a "type" field naming the kind of move'))
         cls = self._by_type.get(kind)
         if cls is None:
             known = ", ".join(sorted(self._by_type))
-            raise BadMove(f"unknown move type {kind!r}; this game knows: {known}")
+            raise BadMove(
+                _(
+                    "unknown move type {kind}; this game knows: {known}",
+                    kind=repr(kind),
+                    known=known,
+                )
+            )
         fields = {f.name for f in dataclasses.fields(cls)}
         extra = sorted(set(data) - fields - {"type"})
         if extra:
-            raise BadMove(f"move {kind!r} has unexpected fields: {', '.join(extra)}")
+            raise BadMove(
+                _(
+                    "move {kind} has unexpected fields: {fields}",
+                    kind=repr(kind),
+                    fields=tuple(extra),
+                )
+            )
         missing = sorted(fields - set(data))
         if missing:
-            raise BadMove(f"move {kind!r} is missing fields: {', '.join(missing)}")
+            raise BadMove(
+                _("move {kind} is missing fields: {fields}", kind=repr(kind), fields=tuple(missing))
+            )
         body = {key: value for key, value in data.items() if key != "type"}
         try:
             return from_plain(cls, body)
         except (TypeError, ValueError) as exc:
-            raise BadMove(f"move {kind!r} is malformed: {exc}") from None
+            raise BadMove(
+                _("move {kind} is malformed: {problem}", kind=repr(kind), problem=str(exc))
+            ) from None
 
 
 _MISSING = object()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.core.errors import InvalidOptions
+from engine.core.text import _
 
 OptionKind = Literal["boolean", "integer", "string", "integer-set"]
 
@@ -51,38 +52,66 @@ class Option:
         """The value in canonical form, or :class:`InvalidOptions` saying what is wrong."""
         if self.kind == "boolean":
             if not isinstance(value, bool):
-                raise InvalidOptions(f"option {self.name!r} must be true or false")
+                raise InvalidOptions(_("option {name} must be true or false", name=repr(self.name)))
             return value
         if self.kind == "integer-set":
             return self._validate_set(value)
         if self.kind == "integer":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidOptions(f"option {self.name!r} must be a whole number")
+                raise InvalidOptions(
+                    _("option {name} must be a whole number", name=repr(self.name))
+                )
             self._check_range(value)
         elif not isinstance(value, str):
-            raise InvalidOptions(f"option {self.name!r} must be a string")
+            raise InvalidOptions(_("option {name} must be a string", name=repr(self.name)))
         if self.choices and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise InvalidOptions(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+            raise InvalidOptions(
+                _(
+                    "option {name} must be one of {allowed}, not {value}",
+                    name=repr(self.name), allowed=allowed, value=repr(value),
+                )
+            )  # fmt: skip
         return value
 
     def _check_range(self, value: int) -> None:
         if self.minimum is not None and value < self.minimum:
-            raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}")
+            raise InvalidOptions(
+                _(
+                    "option {name} must be at least {minimum}",
+                    name=repr(self.name),
+                    minimum=self.minimum,
+                )
+            )
         if self.maximum is not None and value > self.maximum:
-            raise InvalidOptions(f"option {self.name!r} must be at most {self.maximum}")
+            raise InvalidOptions(
+                _(
+                    "option {name} must be at most {maximum}",
+                    name=repr(self.name),
+                    maximum=self.maximum,
+                )
+            )
 
     def _validate_set(self, value: Any) -> list[int]:
         if not isinstance(value, (list, tuple)) or any(
             isinstance(v, bool) or not isinstance(v, int) for v in value
         ):
-            raise InvalidOptions(f"option {self.name!r} must be a list of whole numbers")
+            raise InvalidOptions(
+                _("option {name} must be a list of whole numbers", name=repr(self.name))
+            )
         if len(set(value)) != len(value):
-            raise InvalidOptions(f"option {self.name!r} lists a value twice")
+            raise InvalidOptions(_("option {name} lists a value twice", name=repr(self.name)))
         bad = [v for v in value if self.choices and v not in self.choices]
         if bad:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise InvalidOptions(f"option {self.name!r} allows only {allowed}; got {bad[0]}")
+            raise InvalidOptions(
+                _(
+                    "option {name} allows only {allowed}; got {bad}",
+                    name=repr(self.name),
+                    allowed=allowed,
+                    bad=bad[0],
+                )
+            )
         return sorted(value)
 
 
@@ -99,12 +128,17 @@ def normalize_options(options: Sequence[Option], given: Mapping[str, Any] | None
     """Validate ``given`` against the declared options and fill in every default."""
     given = dict(given or {})
     if not isinstance(given, dict):
-        raise InvalidOptions("options must be a JSON object")
+        raise InvalidOptions(_("options must be a JSON object"))
     declared = {option.name: option for option in options}
     unknown = sorted(set(given) - set(declared))
     if unknown:
         known = ", ".join(sorted(declared)) or "none"
-        raise InvalidOptions(f"unknown option {unknown[0]!r}; this game's options are: {known}")
+        raise InvalidOptions(
+            _(
+                "unknown option {name}; this game's options are: {known}",
+                name=repr(unknown[0]), known=known,
+            )
+        )  # fmt: skip
     return {
         name: option.validate(given[name]) if name in given else option.validate(option.default)
         for name, option in declared.items()

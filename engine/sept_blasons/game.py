@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.core import IllegalMove, Move, Option, Result, Rng
-from engine.core.game import Game
+from engine.core.game import GAME_OVER, Game
+from engine.core.text import Seat, Text, _
 from engine.sept_blasons import legality, play, scoring, views
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import Bourgeoisie
@@ -57,7 +58,7 @@ class SeptBlasons(Game[SeptState]):
         )  # fmt: skip
         state.leader = rng.randbelow(players)
         state.note(
-            "chance", f"seat {state.leader} is drawn to lead the first trick",
+            "chance", _("{seat} is drawn to lead the first trick", seat=Seat(state.leader)),
             {"leader": state.leader},
         )  # fmt: skip
         play.deal(state)
@@ -90,9 +91,14 @@ class SeptBlasons(Game[SeptState]):
     def check(self, state: SeptState, seat: int, move: Move) -> None:
         actor = self.actor(state)
         if actor is None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(GAME_OVER)
         if seat != actor:
-            raise IllegalMove(f"seat {seat} is not to act now (waiting for seat {actor})")
+            raise IllegalMove(
+                _(
+                    "{seat} is not to act now (waiting for {waiting})",
+                    seat=Seat(seat), waiting=Seat(actor),
+                )
+            )  # fmt: skip
         reason = legality.refusal(state, seat, move)
         if reason:
             raise IllegalMove(reason)
@@ -127,7 +133,7 @@ class SeptBlasons(Game[SeptState]):
     def result(self, state: SeptState) -> Result | None:
         return scoring.result(state)
 
-    def describe(self, move: Move, seat: int) -> str:
+    def describe_text(self, move: Move, seat: int) -> Text:
         return views.describe(move, seat)
 
     def estimate(self, state: SeptState, seat: int) -> float:

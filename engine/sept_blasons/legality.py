@@ -7,6 +7,7 @@ each ``*_moves`` lists exactly the moves its refusal accepts (the property tests
 from __future__ import annotations
 
 from engine.core import Move
+from engine.core.text import Seat, Text, _
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import (
     EDITIONS,
@@ -29,13 +30,13 @@ _DEFAULT_POWERED = frozenset(
 )
 
 
-def refusal(state: SeptState, seat: int, move: Move) -> str:
+def refusal(state: SeptState, seat: int, move: Move) -> Text | str:
     """Why ``move`` is not allowed for the seat to act, or "" when it is."""
     phase = state.phase
     if phase == PLAY:
         if isinstance(move, mv.PlayCard):
             return _play_refusal(state, seat, move)
-        return f"seat {seat} must play a card now"
+        return _("{seat} must play a card now", seat=Seat(seat))
     if phase == POWER:
         return _power_refusal(state, seat, move)
     if phase == FREE:
@@ -71,14 +72,14 @@ def can_activate(state: SeptState, seat: int) -> bool:
     )
 
 
-def _play_refusal(state: SeptState, seat: int, move: mv.PlayCard) -> str:
+def _play_refusal(state: SeptState, seat: int, move: mv.PlayCard) -> Text | str:
     if move.rank not in state.hands[seat]:
         if 0 <= move.rank < RANKS_PER_COLOUR:
             name = STANDARD.characters[move.rank].name
-            return f"seat {seat} has already played its {name}"
-        return f"there is no card of rank {move.rank} (ranks run 0 to 7)"
+            return _("{seat} has already played its {character}", seat=Seat(seat), character=name)
+        return _("there is no card of rank {rank} (ranks run 0 to 7)", rank=move.rank)
     if move.bourgeoisie and not can_activate(state, seat):
-        return f"seat {seat} cannot activate a bourgeoisie card now"
+        return _("{seat} cannot activate a bourgeoisie card now", seat=Seat(seat))
     return ""
 
 
@@ -88,7 +89,7 @@ def _play_moves(state: SeptState, seat: int) -> list[Move]:
 
 
 # -- powers ------------------------------------------------------------------------------------
-def _power_refusal(state: SeptState, seat: int, move: Move) -> str:
+def _power_refusal(state: SeptState, seat: int, move: Move) -> Text | str:
     card = state.trick[state.resolving]
     rank = card.rank
     name = STANDARD.characters[rank].name
@@ -104,7 +105,7 @@ def _power_refusal(state: SeptState, seat: int, move: Move) -> str:
     elif rank == MAGISTRAT:
         if isinstance(move, mv.RemoveToken):
             if move.seat == seat:
-                return "the magistrat removes a token of another player, not one's own"
+                return _("the magistrat removes a token of another player, not one's own")
             return _front_refusal(state, move.seat, move.slot)
     elif state.picked_seat < 0:
         if isinstance(move, mv.ChooseToken):
@@ -114,29 +115,34 @@ def _power_refusal(state: SeptState, seat: int, move: Move) -> str:
             return _exchange_refusal(state, move)
     elif isinstance(move, mv.MoveTo):
         return _move_to_refusal(state, move)
-    return f"seat {seat} must now use the power of the {name} in play position {card.position}"
+    return _(
+        "{seat} must now use the power of the {character} in play position {position}",
+        seat=Seat(seat), character=name, position=card.position,
+    )  # fmt: skip
 
 
-def _steal_refusal(state: SeptState, card: Played, move: mv.Steal) -> str:
+def _steal_refusal(state: SeptState, card: Played, move: mv.Steal) -> Text | str:
     trick = state.trick
     if not 0 <= move.card < len(trick):
-        return f"there is no card in play position {move.card}"
+        return _("there is no card in play position {position}", position=move.card)
     if move.mode == "value":
         if _is_stolen_choice(card) and trick[move.card].rank == MALANDRIN:
-            return (
+            return _(
                 "a stolen malandrin choice cannot take the value *: choosing itself is only "
                 "for a malandrin making its own choice (ER-8)"
             )
         return ""
     if move.mode != "power":
-        return f"the malandrin takes a 'value' or a 'power', not {move.mode!r}"
+        return _("the malandrin takes a 'value' or a 'power', not {mode}", mode=repr(move.mode))
     target = trick[move.card]
     if move.card <= card.position:
-        return "the malandrin can only take the power of a card later in play order"
+        return _("the malandrin can only take the power of a card later in play order")
     if not powered(state, target.rank):
-        return f"the {STANDARD.characters[target.rank].name} has no power to take"
+        return _(
+            "the {character} has no power to take", character=STANDARD.characters[target.rank].name
+        )
     if target.power_by == card.power_by:
-        return "that power is already yours"
+        return _("that power is already yours")
     return ""
 
 
@@ -163,14 +169,14 @@ def choice_possible(state: SeptState, card: Played) -> bool:
     return card.rank != MALANDRIN or bool(_steal_moves(state, card))
 
 
-def _pick_refusal(state: SeptState, pick: int) -> str:
+def _pick_refusal(state: SeptState, pick: int) -> Text | str:
     if pick == mv.FACE_DOWN:
         if any(not t.up for t in state.pile):
             return ""
-        return "the draw pile has no face-down token"
+        return _("the draw pile has no face-down token")
     if any(t.up and t.colour == pick for t in state.pile):
         return ""
-    return f"the draw pile has no face-up token of colour {pick}"
+    return _("the draw pile has no face-up token of colour {colour}", colour=pick)
 
 
 def pile_picks(state: SeptState) -> list[int]:
@@ -181,24 +187,26 @@ def pile_picks(state: SeptState) -> list[int]:
     return picks
 
 
-def _front_refusal(state: SeptState, seat: int, slot: int) -> str:
+def _front_refusal(state: SeptState, seat: int, slot: int) -> Text | str:
     if not 0 <= seat < state.players:
-        return f"there is no seat {seat}"
+        return _("there is no seat {number}", number=seat)
     if not 0 <= slot < len(state.fronts[seat]):
-        return f"seat {seat} has no token in slot {slot}"
+        return _("{seat} has no token in slot {slot}", seat=Seat(seat), slot=slot)
     return ""
 
 
-def _turn_up_refusal(state: SeptState, move: mv.TurnUp, *, pile_allowed: bool) -> str:
+def _turn_up_refusal(state: SeptState, move: mv.TurnUp, *, pile_allowed: bool) -> Text | str:
     if move.seat == mv.PILE and pile_allowed:
         if move.slot != mv.FACE_DOWN:
-            return "a token of the draw pile is turned up at random: use slot -1"
+            return _("a token of the draw pile is turned up at random: use slot -1")
         return _pick_refusal(state, mv.FACE_DOWN)
     reason = _front_refusal(state, move.seat, move.slot)
     if reason:
         return reason
     if state.fronts[move.seat][move.slot].up:
-        return f"token slot {move.slot} of seat {move.seat} is already face up"
+        return _(
+            "token slot {slot} of {seat} is already face up", slot=move.slot, seat=Seat(move.seat)
+        )
     return ""
 
 
@@ -219,28 +227,28 @@ def _has_partner(state: SeptState, seat: int) -> bool:
     return bool(state.pile) or any(f for s, f in enumerate(state.fronts) if s != seat)
 
 
-def _choose_refusal(state: SeptState, rank: int, move: mv.ChooseToken) -> str:
+def _choose_refusal(state: SeptState, rank: int, move: mv.ChooseToken) -> Text | str:
     reason = _front_refusal(state, move.seat, move.slot)
     if reason:
         return reason
     if rank == INTENDANT and not _has_partner(state, move.seat):
-        return "there is no other token to exchange that one with"
+        return _("there is no other token to exchange that one with")
     return ""
 
 
-def _exchange_refusal(state: SeptState, move: mv.ExchangeWith) -> str:
+def _exchange_refusal(state: SeptState, move: mv.ExchangeWith) -> Text | str:
     if move.seat == mv.PILE:
         return _pick_refusal(state, move.slot)
     if move.seat == state.picked_seat:
-        return "the intendant exchanges with another player's game or the draw pile"
+        return _("the intendant exchanges with another player's game or the draw pile")
     return _front_refusal(state, move.seat, move.slot)
 
 
-def _move_to_refusal(state: SeptState, move: mv.MoveTo) -> str:
+def _move_to_refusal(state: SeptState, move: mv.MoveTo) -> Text | str:
     if not 0 <= move.seat < state.players:
-        return f"there is no seat {move.seat}"
+        return _("there is no seat {number}", number=move.seat)
     if move.seat == state.picked_seat:
-        return "the token must move to another player's game"
+        return _("the token must move to another player's game")
     return ""
 
 
@@ -297,12 +305,12 @@ def power_possible(state: SeptState, rank: int, seat: int) -> bool:
 
 
 # -- the winner's free action ------------------------------------------------------------------
-def _free_refusal(state: SeptState, move: Move) -> str:
+def _free_refusal(state: SeptState, move: Move) -> Text | str:
     if isinstance(move, mv.TurnUp):
         return _turn_up_refusal(state, move, pile_allowed=False)
     if isinstance(move, mv.TakeToken):
         return _pick_refusal(state, move.pick)
-    return "the winner of the trick must turn a token face up or take one from the draw pile"
+    return _("the winner of the trick must turn a token face up or take one from the draw pile")
 
 
 def _free_moves(state: SeptState) -> list[Move]:
@@ -322,28 +330,32 @@ def bourgeoisie_card(state: SeptState, seat: int) -> Bourgeoisie:
     return next(b for b in EDITIONS[state.edition].bourgeoisie if b.level == level)
 
 
-def _kind_refusal(state: SeptState, kind: int) -> str:
+def _kind_refusal(state: SeptState, kind: int) -> Text | str:
     if kind not in state.variants:
-        return f"variant {kind} is not played in this game"
+        return _("variant {variant} is not played in this game", variant=kind)
     if state.b_kind not in (0, kind):
-        return f"this bourgeoisie card is already used for variant {state.b_kind}"
+        return _(
+            "this bourgeoisie card is already used for variant {variant}", variant=state.b_kind
+        )
     return ""
 
 
-def _consult_refusal(state: SeptState, seat: int, owner: int, kind: int) -> str:
+def _consult_refusal(state: SeptState, seat: int, owner: int, kind: int) -> Text | str:
     reason = _kind_refusal(state, kind)
     if reason:
         return reason
     if state.b_count >= bourgeoisie_card(state, seat).consult:
-        return "every consultation of this bourgeoisie card is used"
+        return _("every consultation of this bourgeoisie card is used")
     if not 0 <= owner < state.players:
-        return f"there is no seat {owner}"
+        return _("there is no seat {number}", number=owner)
     if owner != seat and state.b_other not in (-1, owner):
-        return f"only one other player may be consulted, and it is seat {state.b_other}"
+        return _(
+            "only one other player may be consulted, and it is {seat}", seat=Seat(state.b_other)
+        )
     return ""
 
 
-def _bourgeoisie_refusal(state: SeptState, seat: int, move: Move) -> str:
+def _bourgeoisie_refusal(state: SeptState, seat: int, move: Move) -> Text | str:
     if isinstance(move, mv.Finish):
         return ""
     if isinstance(move, mv.ConsultTrick):
@@ -352,42 +364,42 @@ def _bourgeoisie_refusal(state: SeptState, seat: int, move: Move) -> str:
         return _consult_refusal(state, seat, move.seat, 3) or _token_refusal(state, seat, move)
     if isinstance(move, mv.TakeCard):
         return _take_card_refusal(state, seat, move)
-    return f"seat {seat} must use its bourgeoisie card or finish"
+    return _("{seat} must use its bourgeoisie card or finish", seat=Seat(seat))
 
 
-def _trick_refusal(state: SeptState, seat: int, move: mv.ConsultTrick) -> str:
+def _trick_refusal(state: SeptState, seat: int, move: mv.ConsultTrick) -> Text | str:
     tricks = state.tricks[move.seat]
     if not 0 <= move.trick < len(tricks) or not tricks[move.trick]:
-        return f"seat {move.seat} has no trick {move.trick}"
+        return _("{seat} has no trick {trick}", seat=Seat(move.seat), trick=move.trick)
     if move.seat * TRICK_CODE + move.trick in state.seen_tricks[seat]:
-        return f"seat {seat} has already looked at that trick"
+        return _("{seat} has already looked at that trick", seat=Seat(seat))
     return ""
 
 
-def _token_refusal(state: SeptState, seat: int, move: mv.ConsultToken) -> str:
+def _token_refusal(state: SeptState, seat: int, move: mv.ConsultToken) -> Text | str:
     reason = _front_refusal(state, move.seat, move.slot)
     if reason:
         return reason
     token = state.fronts[move.seat][move.slot]
     if token.up:
-        return "that token is face up: everyone sees it"
+        return _("that token is face up: everyone sees it")
     if seat in token.known_by:
-        return f"seat {seat} already knows that token"
+        return _("{seat} already knows that token", seat=Seat(seat))
     return ""
 
 
-def _take_card_refusal(state: SeptState, seat: int, move: mv.TakeCard) -> str:
+def _take_card_refusal(state: SeptState, seat: int, move: mv.TakeCard) -> Text | str:
     reason = _kind_refusal(state, 2)
     if reason or state.b_kind == 2:
-        return reason or "the card is already taken"
+        return reason or _("the card is already taken")
     if not 0 <= move.seat < state.players or move.seat == seat:
-        return "the card is taken from another player's tricks"
+        return _("the card is taken from another player's tricks")
     if not 0 <= move.colour < state.players:
-        return f"there is no colour {move.colour} at this table"
+        return _("there is no colour {colour} at this table", colour=move.colour)
     wanted = move.colour * RANKS_PER_COLOUR + bourgeoisie_card(state, seat).takes
     if any(wanted in trick for trick in state.tricks[move.seat]):
         return ""
-    return f"seat {move.seat}'s tricks hold no such card"
+    return _("{seat}'s tricks hold no such card", seat=Seat(move.seat))
 
 
 def _bourgeoisie_moves(state: SeptState, seat: int) -> list[Move]:

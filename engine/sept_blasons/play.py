@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core.game import rules_since
+from engine.core.game import GAME_OVER, rules_since
+from engine.core.text import Seat, Text, _
 from engine.sept_blasons import legality
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import EDITIONS, MALANDRIN, RANKS_PER_COLOUR, STANDARD
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
     from engine.core import Move
 
 NAMES = tuple(c.name for c in STANDARD.characters)
+
+
+#: The two things a malandrin may take, in words.
+STEAL_WORDS = {"value": _("value"), "power": _("power")}
 
 
 def colour_name(state: SeptState, colour: int) -> str:
@@ -62,7 +67,7 @@ def _play_card(state: SeptState, seat: int, move: mv.PlayCard) -> None:
     if move.bourgeoisie:
         state.activated.append(seat)
         state.b_used[seat] = True
-        state.note("bourgeoisie", f"seat {seat} activates its bourgeoisie card")
+        state.note("bourgeoisie", _("{seat} activates its bourgeoisie card", seat=Seat(seat)))
     if len(state.trick) == state.players:
         state.phase, state.resolving = POWER, 0
         _advance_powers(state)
@@ -82,8 +87,13 @@ def _advance_powers(state: SeptState) -> None:
             card.used = True
             state.note(
                 "skip",
-                f"the power of the {NAMES[card.rank]} in play position {card.position} "
-                f"(seat {actor}) is impossible now and is skipped",
+                _(
+                    "the power of the {character} in play position {position} "
+                    "({seat}) is impossible now and is skipped",
+                    character=NAMES[card.rank],
+                    position=card.position,
+                    seat=Seat(actor),
+                ),
             )
         state.resolving += 1
     _settle_trick(state)
@@ -98,7 +108,9 @@ def _power_done(state: SeptState) -> None:
 
 def _use_power(state: SeptState, seat: int, move: Move) -> None:
     # "seat 2 (magistrat)": the seat using the power may be a malandrin that stole it
-    who = f"seat {seat} ({NAMES[state.trick[state.resolving].rank]})"
+    who = _(
+        "{seat} ({character})", seat=Seat(seat), character=NAMES[state.trick[state.resolving].rank]
+    )
     if isinstance(move, mv.Steal):
         _steal(state, move)
     elif isinstance(move, mv.TakeToken):
@@ -108,8 +120,8 @@ def _use_power(state: SeptState, seat: int, move: Move) -> None:
     elif isinstance(move, mv.RemoveToken):
         token = state.fronts[move.seat].pop(move.slot)
         _into_pile(state, token)
-        state.note("token", f"{who} puts {_token_words(state, token)} "
-                   f"of seat {move.seat} into the draw pile")  # fmt: skip
+        state.note("token", _("{who} puts {token} of {seat} into the draw pile", who=who,
+                              token=_token_words(state, token), seat=Seat(move.seat)))  # fmt: skip
     elif isinstance(move, mv.ChooseToken):
         state.picked_seat, state.picked_slot = move.seat, move.slot
         return
@@ -119,8 +131,9 @@ def _use_power(state: SeptState, seat: int, move: Move) -> None:
         assert isinstance(move, mv.MoveTo)
         token = state.fronts[state.picked_seat].pop(state.picked_slot)
         state.fronts[move.seat].append(token)
-        state.note("token", f"{who} moves {_token_words(state, token)} "
-                   f"from seat {state.picked_seat} to seat {move.seat}")  # fmt: skip
+        state.note("token", _("{who} moves {token} from {source} to {target}", who=who,
+                              token=_token_words(state, token), source=Seat(state.picked_seat),
+                              target=Seat(move.seat)))  # fmt: skip
     _power_done(state)
 
 
@@ -143,15 +156,22 @@ def _steal(state: SeptState, move: mv.Steal) -> None:
         chooser.note = f"power of position {move.card}"
     state.note(
         "malandrin",
-        f"seat {chooser.seat}'s malandrin takes the {move.mode} of the {NAMES[target.rank]} "
-        f"of seat {target.seat} (play position {move.card})",
+        _(
+            "{seat}'s malandrin takes the {mode} of the {character} of {owner} "
+            "(play position {position})",
+            seat=Seat(chooser.seat),
+            mode=STEAL_WORDS.get(move.mode, move.mode),
+            character=NAMES[target.rank],
+            owner=Seat(target.seat),
+            position=move.card,
+        ),
     )
 
 
-def _token_words(state: SeptState, token: Token) -> str:
-    return (
-        f"a face-up {colour_name(state, token.colour)} token" if token.up else "a face-down token"
-    )
+def _token_words(state: SeptState, token: Token) -> Text:
+    if token.up:
+        return _("a face-up {colour} token", colour=colour_name(state, token.colour))
+    return _("a face-down token")
 
 
 def _into_pile(state: SeptState, token: Token) -> None:
@@ -160,52 +180,62 @@ def _into_pile(state: SeptState, token: Token) -> None:
     state.pile.append(token)
 
 
-def _take_from_pile(state: SeptState, pick: int, who: str) -> Token:
+def _take_from_pile(state: SeptState, pick: int, who: Text) -> Token:
     """Remove a token from the pile 'as it is': a face-up one by colour, or a random face-down."""
     pile = state.pile
     if pick == mv.FACE_DOWN:
         down = [i for i, t in enumerate(pile) if not t.up]
         index = down[state.rng.randbelow(len(down))]
         token = pile.pop(index)
-        state.note("chance", f"{who} takes a face-down token from the draw pile",
+        state.note("chance", _("{who} takes a face-down token from the draw pile", who=who),
                    {"colour": token.colour}, visible_to=[])  # fmt: skip
         return token
     index = next(i for i, t in enumerate(pile) if t.up and t.colour == pick)
     token = pile.pop(index)
-    state.note("token", f"{who} takes the face-up {colour_name(state, pick)} token of the pile")
+    state.note(
+        "token",
+        _(
+            "{who} takes the face-up {colour} token of the pile",
+            who=who, colour=colour_name(state, pick),
+        ),
+    )  # fmt: skip
     return token
 
 
-def _turn_up(state: SeptState, move: mv.TurnUp, who: str) -> None:
+def _turn_up(state: SeptState, move: mv.TurnUp, who: Text) -> None:
     if move.seat == mv.PILE:
         down = [t for t in state.pile if not t.up]
         token = down[state.rng.randbelow(len(down))]
         token.up = True
         name = colour_name(state, token.colour)
-        state.note("chance", f"{who} turns up a token of the draw pile: {name}",
+        state.note("chance", _("{who} turns up a token of the draw pile: {colour}", who=who,
+                                colour=name),
                    {"colour": token.colour})  # fmt: skip
         return
     token = state.fronts[move.seat][move.slot]
     token.up = True
     token.known_by.clear()
-    state.note("token", f"{who} turns up token slot {move.slot} of seat {move.seat}: "
-               f"{colour_name(state, token.colour)}")  # fmt: skip
+    state.note("token", _("{who} turns up token slot {slot} of {seat}: {colour}", who=who,
+                          slot=move.slot, seat=Seat(move.seat),
+                          colour=colour_name(state, token.colour)))  # fmt: skip
 
 
-def _exchange(state: SeptState, who: str, move: mv.ExchangeWith) -> None:
+def _exchange(state: SeptState, who: Text, move: mv.ExchangeWith) -> None:
     first_seat, first_slot = state.picked_seat, state.picked_slot
     first = state.fronts[first_seat][first_slot]
     if move.seat == mv.PILE:
         incoming = _take_from_pile(state, move.slot, who)
         state.fronts[first_seat][first_slot] = incoming
         _into_pile(state, first)
-        state.note("token", f"{who} exchanges token slot {first_slot} of "
-                   f"seat {first_seat} with the draw pile")  # fmt: skip
+        state.note("token", _("{who} exchanges token slot {slot} of {seat} with the draw pile",
+                              who=who, slot=first_slot, seat=Seat(first_seat)))  # fmt: skip
         return
     other = state.fronts[move.seat][move.slot]
     state.fronts[first_seat][first_slot], state.fronts[move.seat][move.slot] = other, first
-    state.note("token", f"{who} exchanges token slot {first_slot} of seat "
-               f"{first_seat} with token slot {move.slot} of seat {move.seat}")  # fmt: skip
+    state.note("token", _("{who} exchanges token slot {slot} of {seat} with token slot "
+                          "{other_slot} of {other}", who=who, slot=first_slot,
+                          seat=Seat(first_seat), other_slot=move.slot,
+                          other=Seat(move.seat)))  # fmt: skip
 
 
 def shuffle_unseen_tokens(state: SeptState) -> None:
@@ -225,8 +255,11 @@ def shuffle_unseen_tokens(state: SeptState) -> None:
         token.colour = colour
     state.note(
         "reshuffle",
-        f"the arbiter shuffles the {len(unseen)} face-down tokens nobody has looked at (in the "
-        "draw pile and in front of the players) and puts them back face down in their places",
+        _(
+            "the arbiter shuffles the {tokens} face-down tokens nobody has looked at (in the "
+            "draw pile and in front of the players) and puts them back face down in their places",
+            tokens=len(unseen),
+        ),
         {"tokens": len(unseen)},
     )
 
@@ -254,28 +287,35 @@ def _settle_trick(state: SeptState) -> None:
         state.winner = None
         state.stats.nobody += 1
         state.set_aside += [card.seat * RANKS_PER_COLOUR + card.rank for card in state.trick]
-        state.note("trick", "the values cancel out: nobody wins the trick, it is set aside")
+        state.note("trick", _("the values cancel out: nobody wins the trick, it is set aside"))
         _close_trick(state)
         return
     card = state.trick[position]
     state.winner = card.seat
     if card.rank == MALANDRIN:
         state.stats.malandrin_wins += 1
-    state.note("trick", f"seat {card.seat} wins the trick with its {NAMES[card.rank]}")
+    state.note(
+        "trick",
+        _(
+            "{seat} wins the trick with its {character}",
+            seat=Seat(card.seat), character=NAMES[card.rank],
+        ),
+    )  # fmt: skip
     if legality.free_possible(state):
         state.phase = FREE
         return
-    state.note("skip", f"seat {card.seat} has no free action possible: it is skipped")
+    state.note("skip", _("{seat} has no free action possible: it is skipped", seat=Seat(card.seat)))
     _collect(state)
     _close_trick(state)
 
 
 def _free_action(state: SeptState, seat: int, move: Move) -> None:
+    who = _("{seat} (free action)", seat=Seat(seat))
     if isinstance(move, mv.TakeToken):
-        state.fronts[seat].append(_take_from_pile(state, move.pick, f"seat {seat} (free action)"))
+        state.fronts[seat].append(_take_from_pile(state, move.pick, who))
     else:
         assert isinstance(move, mv.TurnUp)
-        _turn_up(state, move, f"seat {seat} (free action)")
+        _turn_up(state, move, who)
 
 
 def _collect(state: SeptState) -> None:
@@ -335,7 +375,9 @@ def _consult_trick(state: SeptState, seat: int, move: mv.ConsultTrick) -> None:
         if code not in state.seen_tricks[viewer]:
             state.seen_tricks[viewer].append(code)
     state.note(
-        "consult", f"seat {seat} consults trick {move.trick} of seat {move.seat}",
+        "consult",
+        _("{seat} consults trick {trick} of {owner}", seat=Seat(seat), trick=move.trick,
+          owner=Seat(move.seat)),
         {"cards": list(state.tricks[move.seat][move.trick])}, visible_to=sorted({seat, move.seat}),
     )  # fmt: skip
 
@@ -347,7 +389,9 @@ def _consult_token(state: SeptState, seat: int, move: mv.ConsultToken) -> None:
         if viewer not in token.known_by:
             token.known_by.append(viewer)
     state.note(
-        "consult", f"seat {seat} looks at face-down token slot {move.slot} of seat {move.seat}",
+        "consult",
+        _("{seat} looks at face-down token slot {slot} of {owner}", seat=Seat(seat),
+          slot=move.slot, owner=Seat(move.seat)),
         {"colour": token.colour}, visible_to=sorted({seat, move.seat}),
     )  # fmt: skip
 
@@ -359,8 +403,10 @@ def _take_card(state: SeptState, seat: int, move: mv.TakeCard) -> None:
     trick.remove(code)
     state.tricks[seat].append([code])
     state.b_kind = 2
-    state.note("bourgeoisie", f"seat {seat} takes the {NAMES[rank]} of "
-               f"{colour_name(state, move.colour)} from seat {move.seat}'s tricks")  # fmt: skip
+    state.note("bourgeoisie", _("{seat} takes the {character} of {colour} from {owner}'s tricks",
+                                seat=Seat(seat), character=NAMES[rank],
+                                colour=colour_name(state, move.colour),
+                                owner=Seat(move.seat)))  # fmt: skip
 
 
 # -- rounds ------------------------------------------------------------------------------------
@@ -370,7 +416,9 @@ def deal(state: SeptState) -> None:
     tokens = [Token(c, False) for c in range(n) for _ in range(edition.tokens_per_colour)]
     state.rng.shuffle(tokens)
     state.note(
-        "chance", f"round {state.round}: the {len(tokens)} blason tokens are shuffled",
+        "chance",
+        _("round {round}: the {tokens} blason tokens are shuffled", round=state.round,
+          tokens=len(tokens)),
         {"order": [t.colour for t in tokens]}, visible_to=[],
     )  # fmt: skip
     down, up = edition.deal[n]
@@ -380,9 +428,11 @@ def deal(state: SeptState) -> None:
         for token in front[down:]:
             token.up = True
         state.fronts.append(front)
-        shown = ", ".join(edition.colours[t.colour] for t in front[down:])
+        shown = tuple(edition.colours[t.colour] for t in front[down:])
         state.note(
-            "chance", f"seat {seat} takes {down} token(s) face down and turns up {shown}",
+            "chance",
+            _("{seat} takes {down} token(s) face down and turns up {shown}", seat=Seat(seat),
+              down=down, shown=shown),
             {"seat": seat, "face_up": [t.colour for t in front[down:]]},
         )  # fmt: skip
     state.pile = tokens
@@ -404,19 +454,20 @@ def _end_round(state: SeptState) -> None:
     state.round_colours.append([line.colour if line.points else -1 for line in best])
     state.totals = [t + s for t, s in zip(state.totals, scores, strict=True)]
     state.stats.rounds += 1
-    state.note("score", f"round {state.round} scores: {scores}; totals: {state.totals}",
+    state.note("score", _("round {round} scores: {scores}; totals: {totals}", round=state.round,
+                          scores=str(scores), totals=str(state.totals)),
                {"scores": scores, "totals": list(state.totals)})  # fmt: skip
     top = max(state.totals)
     if state.round >= edition.rounds and (
         state.totals.count(top) == 1 or state.round >= edition.rounds + MAX_TIE_BREAK_ROUNDS
     ):
         state.phase = OVER
-        state.note("end", "the game is over")
+        state.note("end", GAME_OVER)
         return
     if state.round < edition.rounds and any(v in state.variants for v in (1, 2, 3)):
         _assign_bourgeoisie(state)
     if state.round >= edition.rounds:
-        state.note("tie", f"the top total {top} is tied: a tie-break round is played")
+        state.note("tie", _("the top total {top} is tied: a tie-break round is played", top=top))
     state.round += 1
     deal(state)
 
@@ -430,5 +481,11 @@ def _assign_bourgeoisie(state: SeptState) -> None:
     state.bourgeoisie = [0] * state.players
     for card, seat in zip(cards, untied, strict=False):
         state.bourgeoisie[seat] = card.level
-    held = ", ".join(f"seat {s}: {c.name}" for c, s in zip(cards, untied, strict=False))
-    state.note("bourgeoisie", f"bourgeoisie cards for round {state.round + 1}: {held or 'none'}")
+    held = tuple(
+        _("{seat}: {card}", seat=Seat(s), card=c.name) for c, s in zip(cards, untied, strict=False)
+    )
+    state.note(
+        "bourgeoisie",
+        _("bourgeoisie cards for round {round}: {held}", round=state.round + 1,
+          held=held or _("none")),
+    )  # fmt: skip

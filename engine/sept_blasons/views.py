@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.core.text import Seat, Text, _
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import EDITIONS, MALANDRIN, RANKS_PER_COLOUR, STANDARD
 from engine.sept_blasons.legality import TRICK_CODE
+from engine.sept_blasons.play import STEAL_WORDS
 from engine.sept_blasons.state import BOURGEOISIE, FREE, PLAY, POWER, SeptState, Token
 
 if TYPE_CHECKING:
@@ -153,49 +155,71 @@ def _colour_words(colour: int) -> str:
     return colours[colour] if 0 <= colour < len(colours) else f"colour {colour}"
 
 
-def _pile_words(pick: int) -> str:
+def _pile_words(pick: int) -> Text:
     if pick == mv.FACE_DOWN:
-        return "a face-down token from the draw pile, at random"
-    return f"the face-up {_colour_words(pick)} token from the draw pile"
+        return _("a face-down token from the draw pile, at random")
+    return _("the face-up {colour} token from the draw pile", colour=_colour_words(pick))
 
 
-def _token_words(seat: int, slot: int) -> str:
+def _token_words(seat: int, slot: int) -> Text:
     if seat == mv.PILE:
-        return "a face-down token of the draw pile, at random"
-    return f"token slot {slot} of seat {seat}"
+        return _("a face-down token of the draw pile, at random")
+    return _("token slot {slot} of {seat}", slot=slot, seat=Seat(seat))
 
 
-def describe(move: Move, seat: int) -> str:
+def describe(move: Move, seat: int) -> Text:
     """One line a person reads in the audit log."""
-    who = f"seat {seat}"
+    who = Seat(seat)
     if isinstance(move, mv.PlayCard):
-        flag = " and activates its bourgeoisie card" if move.bourgeoisie else ""
         name = NAMES[move.rank] if 0 <= move.rank < RANKS_PER_COLOUR else f"rank {move.rank}"
-        return f"{who} plays the {name} ({_value_words(move.rank)}){flag}"
+        if move.bourgeoisie:
+            return _(
+                "{seat} plays the {character} ({value}) and activates its bourgeoisie card",
+                seat=who, character=name, value=_value_words(move.rank),
+            )  # fmt: skip
+        return _(
+            "{seat} plays the {character} ({value})",
+            seat=who, character=name, value=_value_words(move.rank),
+        )  # fmt: skip
     if isinstance(move, mv.Steal):
-        return f"{who}'s malandrin takes the {move.mode} of the card in play position {move.card}"
+        return _(
+            "{seat}'s malandrin takes the {mode} of the card in play position {position}",
+            seat=who, mode=STEAL_WORDS.get(move.mode, move.mode), position=move.card,
+        )  # fmt: skip
     if isinstance(move, mv.TakeToken):
-        return f"{who} takes {_pile_words(move.pick)}"
+        return _("{seat} takes {token}", seat=who, token=_pile_words(move.pick))
     if isinstance(move, mv.TurnUp):
-        return f"{who} turns up {_token_words(move.seat, move.slot)}"
+        return _("{seat} turns up {token}", seat=who, token=_token_words(move.seat, move.slot))
     if isinstance(move, mv.RemoveToken):
-        return f"{who} puts token slot {move.slot} of seat {move.seat} into the draw pile"
+        return _(
+            "{seat} puts token slot {slot} of {owner} into the draw pile",
+            seat=who, slot=move.slot, owner=Seat(move.seat),
+        )  # fmt: skip
     if isinstance(move, mv.ChooseToken):
-        return f"{who} chooses token slot {move.slot} of seat {move.seat}"
+        return _(
+            "{seat} chooses token slot {slot} of {owner}",
+            seat=who, slot=move.slot, owner=Seat(move.seat),
+        )  # fmt: skip
     if isinstance(move, mv.ExchangeWith):
         target = (
             _pile_words(move.slot) if move.seat == mv.PILE else _token_words(move.seat, move.slot)
         )
-        return f"{who} exchanges it with {target}"
+        return _("{seat} exchanges it with {token}", seat=who, token=target)
     if isinstance(move, mv.MoveTo):
-        return f"{who} moves it to seat {move.seat}'s game"
+        return _("{seat} moves it to {owner}'s game", seat=who, owner=Seat(move.seat))
     if isinstance(move, mv.ConsultTrick):
-        return f"{who} consults trick {move.trick} of seat {move.seat}"
+        return _(
+            "{seat} consults trick {trick} of {owner}",
+            seat=who, trick=move.trick, owner=Seat(move.seat),
+        )  # fmt: skip
     if isinstance(move, mv.TakeCard):
-        return (
-            f"{who} takes the {_colour_words(move.colour)} card of its bourgeoisie character "
-            f"from seat {move.seat}'s tricks"
-        )
+        return _(
+            "{seat} takes the {colour} card of its bourgeoisie character from {owner}'s tricks",
+            seat=who, colour=_colour_words(move.colour), owner=Seat(move.seat),
+        )  # fmt: skip
     if isinstance(move, mv.ConsultToken):
-        return f"{who} looks at token slot {move.slot} of seat {move.seat}"
-    return f"{who} finishes its bourgeoisie action"
+        return _(
+            "{seat} looks at token slot {slot} of {owner}",
+            seat=who, slot=move.slot, owner=Seat(move.seat),
+        )  # fmt: skip
+    return _("{seat} finishes its bourgeoisie action", seat=who)

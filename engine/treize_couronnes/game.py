@@ -23,6 +23,7 @@ from engine.core.game import Game, GameState, Result
 from engine.core.moves import Move
 from engine.core.options import Option
 from engine.core.rng import Rng
+from engine.core.text import Seat, Text, _
 from engine.treize_couronnes import legality, play, scoring, views
 from engine.treize_couronnes.cards import COLOURS, FIRST_KING, KINGS, King, Reward
 from engine.treize_couronnes.moves import MOVES
@@ -79,10 +80,14 @@ class TreizeCouronnes(Game[CouronnesState]):
             reserve_guards=RESERVE_GUARDS,
             reserve_blasons=dict.fromkeys(COLOURS, BLASONS_PER_COLOUR),
         )
-        state.note("chance", "the draw pile is shuffled", {"order": list(deck)}, visible_to=[])
+        state.note("chance", _("the draw pile is shuffled"), {"order": list(deck)}, visible_to=[])
         for seat, hand in enumerate(state.hands):
-            state.note("chance", f"seat {seat} is dealt 6 cards", {"hand": hand}, [seat])
-        state.note("setup", f"{first} is the King in power; each seat s takes s crowns")
+            state.note(
+                "chance", _("{seat} is dealt 6 cards", seat=Seat(seat)), {"hand": hand}, [seat]
+            )
+        state.note(
+            "setup", _("{king} is the King in power; each seat s takes s crowns", king=first)
+        )
         return state
 
     # -- whose turn, what they may do -----------------------------------------------------
@@ -133,7 +138,7 @@ class TreizeCouronnes(Game[CouronnesState]):
         """Crowns decide (the 13-crown winner first), then fewer cards in hand; else tied."""
         return scoring.result(state)
 
-    def describe(self, move: Move, seat: int) -> str:
+    def describe_text(self, move: Move, seat: int) -> Text:
         """One line for the audit log."""
         return views.describe(move, seat)
 

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
 from engine.core.errors import IllegalMove
-from engine.core.game import rules_since
+from engine.core.game import GAME_OVER, rules_since
 from engine.core.moves import Move
+from engine.core.text import Seat, Text, _
 from engine.treize_couronnes import views
 from engine.treize_couronnes.cards import (
     ANNOUNCED,
@@ -44,6 +45,7 @@ from engine.treize_couronnes.state import (
     king_in_power,
     opponents,
 )
+from engine.treize_couronnes.words import COLOUR_WORDS, REWARD_WORDS, word
 
 APPLY_PHASES = ("start", "changed", "applied")
 END_PHASES = ("changed", "applied", "drawn")
@@ -133,7 +135,7 @@ def _may_place_guard(state: CouronnesState, seat: int) -> bool:
 
 
 def _reward_moves(state: CouronnesState, seat: int) -> list[Move]:
-    kind, _, amount = state.pending[0].partition(":")
+    kind, _sep, amount = state.pending[0].partition(":")
     if kind in (GUARD, "blason"):
         return list(token_moves(state, seat, kind))
     victims = victim_choices(state, seat, kind, int(amount))
@@ -180,9 +182,11 @@ def victim_choices(
 def check(state: CouronnesState, seat: int, move: Move) -> None:
     """Raise IllegalMove with the reason unless ``move`` is legal for ``seat`` now."""
     if state.phase == "over":
-        raise IllegalMove("the game is over")
+        raise IllegalMove(GAME_OVER)
     if seat != state.current:
-        raise IllegalMove(f"it is seat {state.current}'s turn, not seat {seat}'s")
+        raise IllegalMove(
+            _("it is {current}'s turn, not {seat}'s", current=Seat(state.current), seat=Seat(seat))
+        )
     if state.pending:
         _check_reward_move(state, seat, move)
     elif isinstance(move, (Reveal, Discard, Claim)):
@@ -196,23 +200,27 @@ def check(state: CouronnesState, seat: int, move: Move) -> None:
     elif isinstance(move, EndTurn):
         _check_end(state, seat, move)
     else:
-        raise IllegalMove(f"{views.describe(move, seat)} is not allowed now")
+        raise IllegalMove(_("{move} is not allowed now", move=views.describe(move, seat)))
 
 
 def _check_reward_move(state: CouronnesState, seat: int, move: Move) -> None:
     if move not in _reward_moves(state, seat):
-        wanted = state.pending[0].replace(":", " ")
+        kind, _sep, amount = state.pending[0].partition(":")
         raise IllegalMove(
-            f"{views.describe(move, seat)} is not allowed: seat {seat} must first take the "
-            f"reward part '{wanted}' (the choices are in the legal moves)"
-        )
+            _(
+                "{move} is not allowed: {seat} must first take the reward part '{kind} {amount}' "
+                "(the choices are in the legal moves)",
+                move=views.describe(move, seat), seat=Seat(seat),
+                kind=word(REWARD_WORDS, kind), amount=amount,
+            )
+        )  # fmt: skip
 
 
 def _check_law_move(state: CouronnesState, seat: int, move: Move) -> None:
     king = king_in_power(state)
     if state.phase not in APPLY_PHASES:
-        raise IllegalMove("the law can only be applied at the start of a turn, after "
-                          "changing the King, or again right after applying it")  # fmt: skip
+        raise IllegalMove(_("the law can only be applied at the start of a turn, after "
+                            "changing the King, or again right after applying it"))  # fmt: skip
     if not _law_allows(state, seat, move):
         raise IllegalMove(_why_law_refused(state, seat, move, king))
 
@@ -239,67 +247,99 @@ def _law_allows(state: CouronnesState, seat: int, move: Move) -> bool:
     )
 
 
-def _why_law_refused(state: CouronnesState, seat: int, move: Move, king: King) -> str:
+def _why_law_refused(state: CouronnesState, seat: int, move: Move, king: King) -> Text:
     action = king.action
     if action.once and state.phase == "applied":
-        return f"the law of {king.id} ({king.law}) can be applied only once per turn"
+        return _(
+            "the law of {king} ({law}) can be applied only once per turn", king=king.id,
+            law=king.law,
+        )  # fmt: skip
     if action.once:
-        return f"seat {seat} does not meet the condition of {king.id} ({king.law})"
+        return _(
+            "{seat} does not meet the condition of {king} ({law})", seat=Seat(seat), king=king.id,
+            law=king.law,
+        )  # fmt: skip
     expected = "reveal" if action.kind is ActionKind.REVEAL else "discard"
     if expected != move.TYPE:
-        return f"the law of {king.id} ({king.law}) is applied with a '{expected}' move"
-    return (
-        f"{views.describe(move, seat)} does not carry out {king.law}: the cards must be in "
-        f"hand and not revealed yet this turn, of the asked colours, a joker may only stand "
-        f"in for a missing card and a blason for a card of its colour"
-        + ("" if rules_since(state, BLASON_FOR_ANY_CARD) else " that is missing")
-    )
+        return _(
+            "the law of {king} ({law}) is applied with a '{expected}' move", king=king.id,
+            law=king.law, expected=expected,
+        )  # fmt: skip
+    if rules_since(state, BLASON_FOR_ANY_CARD):
+        return _(
+            "{move} does not carry out {law}: the cards must be in hand and not revealed yet "
+            "this turn, of the asked colours, a joker may only stand in for a missing card and "
+            "a blason for a card of its colour",
+            move=views.describe(move, seat), law=king.law,
+        )  # fmt: skip
+    return _(
+        "{move} does not carry out {law}: the cards must be in hand and not revealed yet "
+        "this turn, of the asked colours, a joker may only stand in for a missing card and "
+        "a blason for a card of its colour that is missing",
+        move=views.describe(move, seat), law=king.law,
+    )  # fmt: skip
 
 
 def _check_change(state: CouronnesState, seat: int, move: ChangeKing) -> None:
     if state.phase not in ("start", "paid"):
-        raise IllegalMove("the King can only be changed as the turn's first choice")
+        raise IllegalMove(_("the King can only be changed as the turn's first choice"))
     if _guarded_against(state, seat):
         raise IllegalMove(
-            f"the King is guarded by seat {state.guard_owner}: first give them a card "
-            f"from your hand (pay-guard)"
+            _(
+                "the King is guarded by {owner}: first give them a card from your hand (pay-guard)",
+                owner=Seat(state.guard_owner),
+            )
         )
     if move.card not in state.hands[seat]:
-        raise IllegalMove(f"seat {seat} has no card {move.card} in hand")
+        raise IllegalMove(_no_card(seat, move.card))
     if _announces(state, move.card) != (move.announce != ""):
         raise IllegalMove(_announce_words(state, move.card))
     if move.announce and move.announce not in COLOURS:
-        raise IllegalMove(f"{move.announce!r} is not a colour ({', '.join(COLOURS)})")
+        raise IllegalMove(
+            _("{announce} is not a colour ({colours})", announce=repr(move.announce),
+              colours=_colour_list())
+        )  # fmt: skip
+
+
+def _no_card(seat: int, card: str) -> Text:
+    return _("{seat} has no card {card} in hand", seat=Seat(seat), card=card)
+
+
+def _colour_list() -> tuple[Text, ...]:
+    return tuple(COLOUR_WORDS[c] for c in COLOURS)
 
 
 def _check_pay_guard(state: CouronnesState, seat: int, move: PayGuard) -> None:
     if state.phase != "start":
-        raise IllegalMove("a guard is paid for only to change the King, as the first choice")
+        raise IllegalMove(_("a guard is paid for only to change the King, as the first choice"))
     if not _guarded_against(state, seat):
-        raise IllegalMove("no card is owed: the King in power has no opponent's guard")
+        raise IllegalMove(_("no card is owed: the King in power has no opponent's guard"))
     if move.card not in state.hands[seat]:
-        raise IllegalMove(f"seat {seat} has no card {move.card} in hand")
+        raise IllegalMove(_no_card(seat, move.card))
     if len(state.hands[seat]) < 2:
-        raise IllegalMove("paying the guard would leave no card to play as the new King")
+        raise IllegalMove(_("paying the guard would leave no card to play as the new King"))
 
 
-def _announce_words(state: CouronnesState, card: str) -> str:
+def _announce_words(state: CouronnesState, card: str) -> Text:
     if _announces(state, card):
-        return f"{card} asks for a colour: announce one of {', '.join(COLOURS)}"
-    return f"{card} does not ask for a colour: announce nothing"
+        return _(
+            "{card} asks for a colour: announce one of {colours}", card=card,
+            colours=_colour_list(),
+        )  # fmt: skip
+    return _("{card} does not ask for a colour: announce nothing", card=card)
 
 
 def _check_redo(state: CouronnesState, seat: int, move: Move) -> None:
     if state.phase not in ("start", "redo"):
-        raise IllegalMove("the hand can only be redone as the turn's first choice")
+        raise IllegalMove(_("the hand can only be redone as the turn's first choice"))
     if isinstance(move, RedoDiscard) and move.card not in state.hands[seat]:
-        raise IllegalMove(f"seat {seat} has no card {move.card} in hand")
+        raise IllegalMove(_no_card(seat, move.card))
 
 
 def _check_end(state: CouronnesState, seat: int, move: EndTurn) -> None:
     if state.phase not in END_PHASES:
-        raise IllegalMove("the turn cannot end yet: choose an action first (or draw)")
+        raise IllegalMove(_("the turn cannot end yet: choose an action first (or draw)"))
     if move.guard and not _may_place_guard(state, seat):
         if state.guard_owner != NOBODY:
-            raise IllegalMove("the King in power already has a guard")
-        raise IllegalMove(f"seat {seat} has no guard to place")
+            raise IllegalMove(_("the King in power already has a guard"))
+        raise IllegalMove(_("{seat} has no guard to place", seat=Seat(seat)))

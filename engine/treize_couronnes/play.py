@@ -11,6 +11,7 @@ import bisect
 from engine.core.game import rules_since
 from engine.core.moves import Move
 from engine.core.seats import next_seat
+from engine.core.text import Seat, _
 from engine.treize_couronnes import legality
 from engine.treize_couronnes.cards import (
     ActionKind,
@@ -44,6 +45,7 @@ from engine.treize_couronnes.state import (
     opponents,
     showing_reward,
 )
+from engine.treize_couronnes.words import COLOUR_WORDS, REWARD_WORDS, TOKEN_WORDS, word
 
 
 def carry_out(state: CouronnesState, seat: int, move: Move) -> None:
@@ -73,7 +75,10 @@ def carry_out(state: CouronnesState, seat: int, move: Move) -> None:
 def _play_law(state: CouronnesState, seat: int, move: Reveal | Discard) -> None:
     if isinstance(move, Reveal):
         state.revealed.extend(move.cards)
-        state.note("reveal", f"seat {seat} reveals {', '.join(move.cards) or 'no card'}")
+        state.note(
+            "reveal",
+            _("{seat} reveals {cards}", seat=Seat(seat), cards=tuple(move.cards) or _("no card")),
+        )
     else:
         for card in move.cards:
             _discard_card(state, seat, card)
@@ -92,7 +97,9 @@ def _play_claim(state: CouronnesState, seat: int) -> None:
         return
     if action.kind is ActionKind.ONCE_FEWEST_CROWNS and not legality.fewest_holds(state, seat):
         # offered regardless only under hidden crowns; the failed attempt uses the turn's one
-        state.note("law", f"seat {seat} does not have strictly the fewest crowns: no reward")
+        state.note(
+            "law", _("{seat} does not have strictly the fewest crowns: no reward", seat=Seat(seat))
+        )
         return
     _start_reward(state, seat)
 
@@ -105,9 +112,18 @@ def _most_holds(state: CouronnesState, seat: int, colour: str) -> bool:
         if count_colour(state, other, colour) >= mine:
             shown[other] = of_colour(state, other, colour)
     for who, cards in shown.items():
-        state.note("reveal", f"seat {who} reveals {len(cards)} {colour} card(s)", {"cards": cards})
+        state.note(
+            "reveal",
+            _("{seat} reveals {count} {colour} card(s)", seat=Seat(who), count=len(cards),
+              colour=word(COLOUR_WORDS, colour)),
+            {"cards": cards},
+        )  # fmt: skip
     if len(shown) > 1:
-        state.note("law", f"seat {seat} does not have strictly the most {colour}: no reward")
+        state.note(
+            "law",
+            _("{seat} does not have strictly the most {colour}: no reward", seat=Seat(seat),
+              colour=word(COLOUR_WORDS, colour)),
+        )  # fmt: skip
         return False
     return True
 
@@ -116,7 +132,8 @@ def _play_pay_guard(state: CouronnesState, seat: int, move: PayGuard) -> None:
     owner = state.guard_owner
     state.hands[seat].remove(move.card)
     bisect.insort(state.hands[owner], move.card)
-    state.note("guard", f"seat {seat} gives seat {owner} a card for the guard",
+    state.note("guard", _("{seat} gives {owner} a card for the guard", seat=Seat(seat),
+                          owner=Seat(owner)),
                {"card": move.card}, visible_to=[seat, owner])  # fmt: skip
     _release_guard(state)
     state.phase = "paid"
@@ -124,7 +141,9 @@ def _play_pay_guard(state: CouronnesState, seat: int, move: PayGuard) -> None:
 
 def _release_guard(state: CouronnesState) -> None:
     if state.guard_owner != NOBODY:
-        state.note("guard", f"the guard of seat {state.guard_owner} returns to the reserve")
+        state.note(
+            "guard", _("the guard of {owner} returns to the reserve", owner=Seat(state.guard_owner))
+        )
         state.reserve_guards += 1
         state.guard_owner = NOBODY
 
@@ -147,8 +166,9 @@ def _play_take_token(state: CouronnesState, seat: int, move: TakeToken) -> None:
     elif move.token != NO_TOKEN:
         bisect.insort(state.blasons[seat], move.token)
         state.reserve_blasons[move.token] -= 1
-    state.note("reward", f"seat {seat} takes {move.token} token" if move.token != NO_TOKEN
-               else f"seat {seat} lets the token go")  # fmt: skip
+    state.note("reward", _("{seat} takes {token} token", seat=Seat(seat),
+                           token=word(TOKEN_WORDS, move.token)) if move.token != NO_TOKEN
+               else _("{seat} lets the token go", seat=Seat(seat)))  # fmt: skip
     _continue_reward(state, seat)
 
 
@@ -159,7 +179,11 @@ def _return_token(state: CouronnesState, seat: int, token: str) -> None:
     else:
         state.blasons[seat].remove(token)
         state.reserve_blasons[token] += 1
-    state.note("reward", f"seat {seat} gives back a {token} token to hold at most 2")
+    state.note(
+        "reward",
+        _("{seat} gives back a {token} token to hold at most 2", seat=Seat(seat),
+          token=word(TOKEN_WORDS, token)),
+    )  # fmt: skip
 
 
 def _play_steal(state: CouronnesState, seat: int, move: StealCrowns | StealCards) -> None:
@@ -179,18 +203,20 @@ def _steal_crown(state: CouronnesState, seat: int, victim: int) -> None:
     """Take one crown from ``victim``; one who has none (only offered under hidden crowns)
     gives nothing and that crown of the reward is lost, as the thief sees at the table."""
     if state.crowns[victim] == 0:
-        state.note("reward", f"seat {seat} takes no crown from seat {victim}: that crown "
-                   "of the reward is lost", {"lost": 1})  # fmt: skip
+        state.note("reward", _("{seat} takes no crown from {victim}: that crown of the reward "
+                               "is lost", seat=Seat(seat), victim=Seat(victim)),
+                   {"lost": 1})  # fmt: skip
         return
     state.crowns[victim] -= 1
-    _gain_crowns(state, seat, 1, f"from seat {victim}")
+    _gain_crowns(state, seat, 1, victim)
 
 
 def _steal_card(state: CouronnesState, seat: int, victim: int) -> None:
     hand = state.hands[victim]
     card = hand.pop(state.rng.randbelow(len(hand)))
     bisect.insort(state.hands[seat], card)
-    state.note("chance", f"seat {seat} steals a random card from seat {victim}",
+    state.note("chance", _("{seat} steals a random card from {victim}", seat=Seat(seat),
+                           victim=Seat(victim)),
                {"card": card}, visible_to=[seat, victim])  # fmt: skip
 
 
@@ -198,13 +224,15 @@ def _play_end(state: CouronnesState, seat: int, move: EndTurn) -> None:
     if move.guard:
         state.guards[seat] -= 1
         state.guard_owner = seat
-        state.note("guard", f"seat {seat} places a guard on {state.kings[-1]}")
+        state.note(
+            "guard", _("{seat} places a guard on {king}", seat=Seat(seat), king=state.kings[-1])
+        )
     state.turns += 1
     state.revealed = []
     state.current = next_seat(seat, state.players)
     state.phase = "over" if state.turns >= state.max_turns else "start"
     if state.phase == "over":
-        state.note("end", f"the game reaches its limit of {state.max_turns} turns")
+        state.note("end", _("the game reaches its limit of {turns} turns", turns=state.max_turns))
 
 
 def _start_reward(state: CouronnesState, seat: int) -> None:
@@ -222,18 +250,22 @@ def _start_reward(state: CouronnesState, seat: int) -> None:
 def _continue_reward(state: CouronnesState, seat: int) -> None:
     """Take the queued reward parts in order until one needs a choice or the game ends."""
     while state.pending and state.phase != "over":
-        kind, _, amount = state.pending[0].partition(":")
+        kind, _sep, amount = state.pending[0].partition(":")
         if kind == "crowns":
             state.pending.pop(0)
-            _gain_crowns(state, seat, int(amount), "from the reserve")
+            _gain_crowns(state, seat, int(amount), None)
         elif _reward_lost(state, seat, kind, int(amount)):
             state.pending.pop(0)
-            state.note("reward", f"seat {seat} cannot take {kind} {amount}: it is lost")
+            state.note(
+                "reward",
+                _("{seat} cannot take {kind} {amount}: it is lost", seat=Seat(seat),
+                  kind=word(REWARD_WORDS, kind), amount=amount),
+            )  # fmt: skip
         elif kind == GUARD and state.tokens(seat) < TOKEN_LIMIT:
             state.pending.pop(0)
             state.guards[seat] += 1
             state.reserve_guards -= 1
-            state.note("reward", f"seat {seat} takes a guard")
+            state.note("reward", _("{seat} takes a guard", seat=Seat(seat)))
         else:
             return  # a choice is needed: the legal moves list it
     if state.phase == "over":
@@ -248,24 +280,27 @@ def _reward_lost(state: CouronnesState, seat: int, kind: str, amount: int) -> bo
     return legality.victim_choices(state, seat, kind, amount) == [()]
 
 
-def _gain_crowns(state: CouronnesState, seat: int, amount: int, source: str) -> None:
+def _gain_crowns(state: CouronnesState, seat: int, amount: int, victim: int | None) -> None:
+    """``seat`` gains crowns from the reserve (``victim`` None) or stolen from ``victim``."""
     private = [seat] if state.hidden_crowns else None
-    if source == "from the reserve":
+    if victim is None:
         taken = min(amount, state.reserve_crowns)
         state.reserve_crowns -= taken
         if taken < amount:
-            state.note("reward", "the reserve is short: crowns are lost",
+            state.note("reward", _("the reserve is short: crowns are lost"),
                        {"lost": amount - taken}, private)  # fmt: skip
+        source = _("{seat} gains crowns from the reserve", seat=Seat(seat))
     else:
         taken = amount
+        source = _("{seat} gains crowns from {victim}", seat=Seat(seat), victim=Seat(victim))
     state.crowns[seat] += taken
     key = state.kings[-1]
     state.law_crowns[key] = state.law_crowns.get(key, 0) + taken
-    state.note("crowns", f"seat {seat} gains crowns {source}", {"crowns": taken}, private)
+    state.note("crowns", source, {"crowns": taken}, private)
     if state.crowns[seat] >= CROWNS_TO_WIN:
         state.winner = seat
         state.phase = "over"
-        state.note("end", f"seat {seat} holds 13 crowns and wins at once")
+        state.note("end", _("{seat} holds 13 crowns and wins at once", seat=Seat(seat)))
 
 
 def _discard_card(state: CouronnesState, seat: int, card: str) -> None:
@@ -279,13 +314,18 @@ def _draw_up(state: CouronnesState, seat: int) -> None:
     drawn = []
     while len(hand) < HAND_SIZE:
         if not state.draw and not _reshuffle(state):
-            state.note("deck", "no card is left to draw")
+            state.note("deck", _("no card is left to draw"))
             break
         card = state.draw.pop()
         drawn.append(card)
         bisect.insort(hand, card)
     if drawn:
-        state.note("draw", f"seat {seat} draws {len(drawn)} card(s)", {"cards": drawn}, [seat])
+        state.note(
+            "draw",
+            _("{seat} draws {count} card(s)", seat=Seat(seat), count=len(drawn)),
+            {"cards": drawn},
+            [seat],
+        )
 
 
 def _reshuffle(state: CouronnesState) -> bool:
@@ -301,8 +341,9 @@ def _reshuffle(state: CouronnesState) -> bool:
     state.draw = state.rng.shuffled(sorted([*state.discard, *played]))
     state.discard = []
     del state.kings[: len(played)]
-    state.note("chance", f"the {len(state.draw)} discarded and played cards are shuffled into "
-               "a new draw pile", {"order": list(state.draw)}, visible_to=[])  # fmt: skip
+    state.note("chance", _("the {count} discarded and played cards are shuffled into a new "
+                           "draw pile", count=len(state.draw)),
+               {"order": list(state.draw)}, visible_to=[])  # fmt: skip
     return True
 
 
@@ -312,8 +353,9 @@ def _reshuffle_discards_only(state: CouronnesState) -> bool:
         return False
     state.draw = state.rng.shuffled(sorted(state.discard))
     state.discard = []
-    state.note("chance", f"the {len(state.draw)} discarded cards are shuffled into a new "
-               "draw pile", {"order": list(state.draw)}, visible_to=[])  # fmt: skip
+    state.note("chance", _("the {count} discarded cards are shuffled into a new draw pile",
+                           count=len(state.draw)),
+               {"order": list(state.draw)}, visible_to=[])  # fmt: skip
     return True
 
 
@@ -324,6 +366,6 @@ def shuffle_unseen(state: CouronnesState) -> None:
     state.rng.shuffle(state.draw)
     state.note(
         "reshuffle",
-        f"the arbiter shuffles the draw pile again ({len(state.draw)} cards)",
+        _("the arbiter shuffles the draw pile again ({count} cards)", count=len(state.draw)),
         {"cards": len(state.draw)},
     )

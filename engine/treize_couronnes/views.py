@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.game import GAME_OVER
 from engine.core.moves import Move
+from engine.core.text import Seat, Text, _
 from engine.treize_couronnes.moves import (
     ChangeKing,
     Claim,
@@ -28,14 +30,15 @@ from engine.treize_couronnes.state import (
     showing_reward,
     showing_through,
 )
+from engine.treize_couronnes.words import COLOUR_WORDS, REWARD_WORDS, TOKEN_WORDS, word
 
 PHASE_WORDS = {
-    "start": "apply the law, change the King or redo the hand",
-    "paid": "play a card as the new King",
-    "changed": "apply the new law or end the turn",
-    "applied": "apply the law again with other cards or end the turn",
-    "redo": "discard another card or draw up to 6",
-    "drawn": "end the turn",
+    "start": _("{seat}: apply the law, change the King or redo the hand").msgid,
+    "paid": _("{seat}: play a card as the new King").msgid,
+    "changed": _("{seat}: apply the new law or end the turn").msgid,
+    "applied": _("{seat}: apply the law again with other cards or end the turn").msgid,
+    "redo": _("{seat}: discard another card or draw up to 6").msgid,
+    "drawn": _("{seat}: end the turn").msgid,
 }
 
 
@@ -74,19 +77,28 @@ def view(state: CouronnesState, seat: int | None) -> dict[str, Any]:
         "revealed": list(state.revealed),
         "pending": state.pending[0] if state.pending else None,
         "decision": decision_words(state),
+        "decision_message": decision_text(state).to_json(),
         "winner": None if state.winner == NOBODY else state.winner,
     }
 
 
 def decision_words(state: CouronnesState) -> str:
     """What the seat to act is deciding now, in words (the client shows it)."""
+    return str(decision_text(state))
+
+
+def decision_text(state: CouronnesState) -> Text:
+    """:func:`decision_words` as a template and parameters."""
     if state.phase == "over":
-        return "the game is over"
-    who = f"seat {state.current}"
+        return GAME_OVER
+    who = Seat(state.current)
     if state.pending:
-        kind, _, amount = state.pending[0].partition(":")
-        return f"{who} takes the reward: {kind} {amount}"
-    return f"{who}: " + PHASE_WORDS[state.phase]
+        kind, _sep, amount = state.pending[0].partition(":")
+        return _(
+            "{seat} takes the reward: {kind} {amount}", seat=who, kind=word(REWARD_WORDS, kind),
+            amount=amount,
+        )  # fmt: skip
+    return Text(PHASE_WORDS[state.phase], {"seat": who})
 
 
 def _crowns_seen(state: CouronnesState, owner: int, viewer: int | None) -> int | None:
@@ -95,34 +107,56 @@ def _crowns_seen(state: CouronnesState, owner: int, viewer: int | None) -> int |
     return state.crowns[owner]
 
 
-def describe(move: Move, seat: int) -> str:
+def describe(move: Move, seat: int) -> Text:
     """One line for the audit log."""
-    who = f"seat {seat}"
+    who = Seat(seat)
     if isinstance(move, (Reveal, Discard)):
-        verb = "reveals" if isinstance(move, Reveal) else "discards"
-        used = [*move.cards, *(f"joker {j}" for j in move.jokers),
-                *(f"{b} blason" for b in move.blasons)]  # fmt: skip
-        return f"{who} applies the law: {verb} {', '.join(used) or 'nothing'}"
+        used: tuple[Text | str, ...] = (
+            *move.cards,
+            *(_("joker {card}", card=j) for j in move.jokers),
+            *(_("{colour} blason", colour=word(COLOUR_WORDS, b)) for b in move.blasons),
+        )
+        if isinstance(move, Reveal):
+            return _("{seat} applies the law: reveals {used}", seat=who, used=used or NOTHING)
+        return _("{seat} applies the law: discards {used}", seat=who, used=used or NOTHING)
     if isinstance(move, Claim):
-        return f"{who} applies the once-per-turn law"
+        return _("{seat} applies the once-per-turn law", seat=who)
     if isinstance(move, ChangeKing):
-        extra = f", announcing {move.announce}" if move.announce else ""
-        return f"{who} makes {move.card} the King in power{extra}"
+        if move.announce:
+            return _(
+                "{seat} makes {card} the King in power, announcing {colour}", seat=who,
+                card=move.card, colour=word(COLOUR_WORDS, move.announce),
+            )  # fmt: skip
+        return _("{seat} makes {card} the King in power", seat=who, card=move.card)
     if isinstance(move, PayGuard):
-        return f"{who} gives {move.card} to the guard's owner to change the King"
+        return _(
+            "{seat} gives {card} to the guard's owner to change the King", seat=who, card=move.card
+        )
     if isinstance(move, RedoDiscard):
-        return f"{who} discards {move.card} to redo the hand"
+        return _("{seat} discards {card} to redo the hand", seat=who, card=move.card)
     if isinstance(move, RedoDraw):
-        return f"{who} draws up to 6 cards"
+        return _("{seat} draws up to 6 cards", seat=who)
     if isinstance(move, TakeToken):
-        drop = f" after giving back a {move.drop} token" if move.drop else ""
-        return f"{who} takes the {move.token} token{drop}"
+        token = word(TOKEN_WORDS, move.token)
+        if move.drop:
+            return _(
+                "{seat} takes the {token} token after giving back a {drop} token", seat=who,
+                token=token, drop=word(TOKEN_WORDS, move.drop),
+            )  # fmt: skip
+        return _("{seat} takes the {token} token", seat=who, token=token)
     if isinstance(move, (StealCrowns, StealCards)):
-        what = "crown" if isinstance(move, StealCrowns) else "card"
-        return f"{who} steals a {what} from " + ", ".join(f"seat {v}" for v in move.victims)
+        victims = tuple(Seat(v) for v in move.victims)
+        if isinstance(move, StealCrowns):
+            return _("{seat} steals a crown from {victims}", seat=who, victims=victims)
+        return _("{seat} steals a card from {victims}", seat=who, victims=victims)
     if isinstance(move, EndTurn):
-        return f"{who} ends the turn" + (", placing a guard" if move.guard else "")
-    return f"{who} plays {move.to_json()}"
+        if move.guard:
+            return _("{seat} ends the turn, placing a guard", seat=who)
+        return _("{seat} ends the turn", seat=who)
+    return _("{seat} plays {move}", seat=who, move=str(move.to_json()))
+
+
+NOTHING = _("nothing")
 
 
 def public_move(move: Move, seat: int) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
@@ -82,7 +83,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return error_response(exc.status, exc.code, exc.detail, **exc.extra)
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        detail = f"the request body is larger than {limit // 1024} KiB"
+        detail = gettext("the request body is larger than {size} KiB").format(size=limit // 1024)
         return error_response(status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, "too_large", detail)
     if isinstance(exc, DjangoValidationError):
         return error_response(status.HTTP_400_BAD_REQUEST, "invalid", " ".join(exc.messages))
@@ -137,15 +138,17 @@ def query_uuid(request: Request, name: str) -> uuid.UUID | None:
     try:
         return uuid.UUID(raw)
     except ValueError:
-        detail = f"The query parameter {name!r} must be a UUID such as a stream's id."
+        detail = gettext("The query parameter {name} must be a UUID such as a stream's id.").format(
+            name=repr(name)
+        )
         raise ApiError(400, "invalid", detail) from None
 
 
 @csrf_exempt
 def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """The JSON 404 of every /api/ path that matches no endpoint (a malformed id included)."""
-    detail = (
-        f"There is no API endpoint at {request.path!r} (or an id in it has the wrong form); "
+    detail = gettext(
+        "There is no API endpoint at {path} (or an id in it has the wrong form); "
         "the endpoints are listed at /api/schema/."
-    )
+    ).format(path=repr(request.path))
     return JsonResponse({"error": "not_found", "detail": detail}, status=404)

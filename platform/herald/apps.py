@@ -1,12 +1,13 @@
 from django.apps import AppConfig
 from django.core import checks
+from django.utils.translation import gettext_lazy as _
 
 
 class HeraldConfig(AppConfig):
     """The project's own small app: health checks, the worker heartbeat, API tokens."""
 
     name = "herald"
-    verbose_name = "Herald platform"
+    verbose_name = _("Herald platform")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

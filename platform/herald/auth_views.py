@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate, user_logged_in, user_logged_out
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
 from rest_framework import serializers, status
@@ -59,7 +60,7 @@ class TokenView(AuthAPIView):
         if getattr(http_request, "axes_locked_out", False):
             raise ApiError(429, "locked_out", lockout_detail())
         if user is None:
-            raise ApiError(400, "invalid_credentials", "the username or password is wrong")
+            raise ApiError(400, "invalid_credentials", gettext("the username or password is wrong"))
         token, key = token_issue(user)
         user_logged_in.send(sender=user.__class__, request=http_request, user=user)
         return Response({"token": key, "expiry": _expiry(token)})

@@ -121,7 +121,9 @@ class RevokeTokensOnPasswordChange:
             tokens_revoke_all(user)
 
     def get_help_text(self) -> str:
-        return "Changing your password signs out every app that holds one of your API tokens."
+        return gettext(
+            "Changing your password signs out every app that holds one of your API tokens."
+        )
 
 
 def client_address(request: HttpRequest) -> str:

@@ -17,6 +17,8 @@ class Heartbeat(models.Model):
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("worker heartbeat")
+        verbose_name_plural = _("worker heartbeats")
         ordering = ["-recorded_at"]
 
     def __str__(self) -> str:

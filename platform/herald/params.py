@@ -8,6 +8,8 @@ goes through :func:`whole_number`, which takes ASCII digits only, up to a bound.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 #: The largest number a query parameter may carry: PostgreSQL's ``integer`` (ids, offsets).
 MAX_WHOLE_NUMBER = 2**31 - 1
 
@@ -25,6 +27,8 @@ def whole_number(raw: str, *, name: str, minimum: int = 0, maximum: int = MAX_WH
     # Long strings are refused before int() so a megabyte of digits costs nothing.
     if not digits or len(raw) > len(str(maximum)) or not minimum <= int(raw) <= maximum:
         raise BadNumber(
-            f"The query parameter {name!r} must be a whole number from {minimum} to {maximum}."
+            gettext(
+                "The query parameter {name} must be a whole number from {minimum} to {maximum}."
+            ).format(name=repr(name), minimum=minimum, maximum=maximum)
         )
     return int(raw)

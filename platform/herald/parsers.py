@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework import exceptions, parsers
 
 #: The deepest nesting a JSON body may have (the top-level object or array is level 1).
@@ -37,7 +38,7 @@ class JSONParser(parsers.JSONParser):
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise exceptions.ParseError(
-                "JSON parse error - the body is nested too deeply to be read"
+                gettext("JSON parse error - the body is nested too deeply to be read")
             ) from None
         problem = json_shape_problem(data)
         if problem is not None:
@@ -56,20 +57,26 @@ def json_shape_problem(data: Any) -> str | None:
         value, depth = stack.pop()
         if isinstance(value, str):
             if "\x00" in value:
-                return "A string in the body holds a NUL character (\\u0000), which is refused."
+                return gettext(
+                    "A string in the body holds a NUL character (\\u0000), which is refused."
+                )
             continue
         if isinstance(value, dict):
             if any("\x00" in key for key in value):
-                return "A key in the body holds a NUL character (\\u0000), which is refused."
+                return gettext(
+                    "A key in the body holds a NUL character (\\u0000), which is refused."
+                )
             children: Any = value.values()
         elif isinstance(value, list):
             children = value
         else:
             continue
         if depth > MAX_JSON_DEPTH:
-            return f"The body is nested deeper than {MAX_JSON_DEPTH} levels."
+            return gettext("The body is nested deeper than {depth} levels.").format(
+                depth=MAX_JSON_DEPTH
+            )
         items += len(value)
         if items > MAX_JSON_ITEMS:
-            return f"The body holds more than {MAX_JSON_ITEMS} values."
+            return gettext("The body holds more than {items} values.").format(items=MAX_JSON_ITEMS)
         stack.extend((child, depth + 1) for child in children)
     return None

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
 from rest_framework.throttling import SimpleRateThrottle
 
 
@@ -35,6 +36,10 @@ class SettingsRateThrottle(SimpleRateThrottle):
 def throttled_detail(wait: float | None) -> str:
     """The sentence of a 429: how long to wait."""
     if wait is None:
-        return "too many requests: slow down and try again later"
+        return gettext("too many requests: slow down and try again later")
     seconds = max(1, math.ceil(wait))
-    return f"too many requests: try again in {seconds} second{'s' if seconds != 1 else ''}"
+    return ngettext(
+        "too many requests: try again in {seconds} second",
+        "too many requests: try again in {seconds} seconds",
+        seconds,
+    ).format(seconds=seconds)

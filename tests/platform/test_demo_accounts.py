@@ -63,8 +63,8 @@ def test_each_demo_account_opens_what_the_readme_promises(demo_night: dict[str, 
     dispute = Dispute.objects.get()
     invitations = f"/tournaments/{tournament.pk}/invitations/"
     arbiter_pages = [
-        ("/admin/", b"Streams"),
-        ("/admin/events/stream/", b"Select stream to view"),
+        ("/admin/", b"Game streams"),
+        ("/admin/events/stream/", b"Select game stream to view"),
         (f"/admin/events/stream/{stream.pk}/change/", b"hash"),
         (f"/admin/events/stream/{stream.pk}/replay/?at=1", b"event"),
         ("/admin/events/event/", b"event"),

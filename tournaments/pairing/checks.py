@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from tournaments.pairing.history import meetings
 from tournaments.pairing.sizes import byes_needed
-from tournaments.pairing.types import DrawWarning, Entrant, History, TableRule
+from tournaments.pairing.types import DrawWarning, Entrant, History, TableRule, gettext_noop
 
 
 def check_tables(
@@ -44,15 +45,20 @@ def _roll_call(
     found: list[DrawWarning] = []
     for entrant, times in placed.items():
         if entrant not in active:
-            found.append(DrawWarning("unknown", (entrant,), "{0} is not an active entrant"))
+            found.append(
+                DrawWarning("unknown", (entrant,), gettext_noop("{0} is not an active entrant"))
+            )
         if times > 1:
             found.append(
-                DrawWarning("seated_twice", (entrant,), f"{{0}} is placed {times} times")
+                DrawWarning(
+                    "seated_twice", (entrant,), gettext_noop("{0} is placed {times} times"),
+                    params={"times": times},
+                )
                 if times > 2
-                else DrawWarning("seated_twice", (entrant,), "{0} is seated twice")
-            )
+                else DrawWarning("seated_twice", (entrant,), gettext_noop("{0} is seated twice"))
+            )  # fmt: skip
     found.extend(
-        DrawWarning("missing", (e.id,), "{0} is missing from the draw")
+        DrawWarning("missing", (e.id,), gettext_noop("{0} is missing from the draw"))
         for e in entrants
         if e.id not in placed
     )
@@ -65,8 +71,11 @@ def _table_sizes(tables: Sequence[Sequence[int]], rule: TableRule) -> list[DrawW
         DrawWarning(
             "table_size",
             (),
-            f"table {number} has {len(table)} player{'s' if len(table) != 1 else ''}; allowed {allowed}",
+            gettext_noop("table {table} has {count} players; allowed {allowed}")
+            if len(table) != 1
+            else gettext_noop("table {table} has {count} player; allowed {allowed}"),
             table=number,
+            params={"table": number, "count": len(table), "allowed": allowed},
         )
         for number, table in enumerate(tables, start=1)
         if len(table) not in rule.allowed
@@ -81,14 +90,9 @@ def _repeats(tables: Sequence[Sequence[int]], history: History) -> list[DrawWarn
             for b in table[i + 1 :]:
                 if a != b and met.times(a, b):
                     rounds = sorted(r for r in met.rounds[(min(a, b), max(a, b))] if r)
-                    when = f" in {_describe_rounds(rounds)}" if rounds else ""
+                    template, params = _repeat_words(rounds)
                     found.append(
-                        DrawWarning(
-                            "repeat",
-                            (a, b),
-                            f"{{0}} and {{1}} already shared a table{when}",
-                            table=number,
-                        )
+                        DrawWarning("repeat", (a, b), template, table=number, params=params)
                     )
     return found
 
@@ -106,14 +110,47 @@ def _byes(
     for entrant in dict.fromkeys(byes):
         before = had.get(entrant, 0)
         if before and fewest_seated is not None and fewest_seated < before:
-            which = "a second bye" if before == 1 else f"bye number {before + 1}"
-            found.append(DrawWarning("second_bye", (entrant,), f"{{0}} gets {which}"))
+            found.append(
+                DrawWarning("second_bye", (entrant,), gettext_noop("{0} gets a second bye"))
+                if before == 1
+                else DrawWarning(
+                    "second_bye", (entrant,), gettext_noop("{0} gets bye number {number}"),
+                    params={"number": before + 1},
+                )
+            )  # fmt: skip
     needed = byes_needed(len(entrants), rule)
     if len(byes) > needed:
-        given = f"{len(byes)} bye is" if len(byes) == 1 else f"{len(byes)} byes are"
-        enough = "none is" if needed == 0 else f"{needed} is" if needed == 1 else f"{needed} are"
-        found.append(DrawWarning("extra_bye", tuple(byes), f"{given} given where {enough} needed"))
+        found.append(
+            DrawWarning(
+                "extra_bye", tuple(byes), _extra_bye_words(len(byes), needed),
+                params={"given": len(byes), "needed": needed},
+            )
+        )  # fmt: skip
     return found
+
+
+def _extra_bye_words(given: int, needed: int) -> str:
+    if given == 1:
+        return gettext_noop("{given} bye is given where none is needed")
+    if needed == 0:
+        return gettext_noop("{given} byes are given where none is needed")
+    if needed == 1:
+        return gettext_noop("{given} byes are given where {needed} is needed")
+    return gettext_noop("{given} byes are given where {needed} are needed")
+
+
+def _repeat_words(rounds: Sequence[int]) -> tuple[str, dict[str, Any]]:
+    """The repeat warning's template and values: when the two met before, if known."""
+    if not rounds:
+        return gettext_noop("{0} and {1} already shared a table"), {}
+    if len(rounds) == 1:
+        return gettext_noop("{0} and {1} already shared a table in round {round}"), {
+            "round": rounds[0]
+        }
+    return gettext_noop("{0} and {1} already shared a table in rounds {rounds} and {last}"), {
+        "rounds": ", ".join(map(str, rounds[:-1])),
+        "last": rounds[-1],
+    }
 
 
 def _describe_sizes(sizes: Sequence[int]) -> str:
@@ -123,9 +160,3 @@ def _describe_sizes(sizes: Sequence[int]) -> str:
     if ordered == list(range(ordered[0], ordered[-1] + 1)):
         return f"{ordered[0]}–{ordered[-1]}"
     return ", ".join(map(str, ordered))
-
-
-def _describe_rounds(rounds: Sequence[int]) -> str:
-    if len(rounds) == 1:
-        return f"round {rounds[0]}"
-    return "rounds " + ", ".join(map(str, rounds[:-1])) + f" and {rounds[-1]}"

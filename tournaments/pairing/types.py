@@ -7,9 +7,15 @@ be computed, compared and tested without a database.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+
+def gettext_noop(message: str) -> str:
+    """Mark a sentence template for translation (``makemessages`` extracts ``gettext_noop``);
+    the pure layer keeps English, the Django side translates when it renders."""
+    return message
 
 
 class PairingError(ValueError):
@@ -89,10 +95,14 @@ class DrawWarning:
     entrants: tuple[int, ...]
     template: str
     table: int | None = None
+    #: Named values of the template besides the entrants (numbers, a list of sizes).
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
-    def render(self, names: Mapping[int, str]) -> str:
-        """The sentence with each entrant id replaced by its name (or "entrant <id>")."""
-        return self.template.format(*(names.get(e, f"entrant {e}") for e in self.entrants))
+    def render(self, names: Mapping[int, str], translate: Callable[[str], str] = str) -> str:
+        """The sentence with each entrant id replaced by its name (or "entrant <id>"), its
+        template first passed through ``translate`` (the Django side's ``gettext``)."""
+        shown = (names.get(e, f"entrant {e}") for e in self.entrants)
+        return translate(self.template).format(*shown, **self.params)
 
     @property
     def message(self) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from tournaments import selectors
 from tournaments.errors import InvalidInput
@@ -27,7 +28,10 @@ def bounded(value: float, what: str) -> float:
     number = float(value)
     if not math.isfinite(number) or abs(number) > POINTS_LIMIT:
         raise InvalidInput(
-            f"{what} must be numbers between -{POINTS_LIMIT:,} and {POINTS_LIMIT:,}, not {value!r}."
+            gettext(
+                "{what} must be numbers between -{POINTS_LIMIT:,} and {POINTS_LIMIT:,}, "
+                "not {value}."
+            ).format(what=what, POINTS_LIMIT=POINTS_LIMIT, value=repr(value))
         )
     return number
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext
 
 from tournaments import pairing, selectors
 from tournaments.errors import InvalidInput, WrongState
@@ -44,8 +45,10 @@ def _finishing_order(table: Table, result: Result, advance: int) -> list[int]:
     ranked = sorted(zip(result.ranks, seats, strict=True))
     if len(ranked) > advance and ranked[advance - 1][0] == ranked[advance][0]:
         raise InvalidInput(
-            f"Table {table.number} of round {table.round.number} is tied at the place that "
-            "decides who goes on: the organiser must enter a result without that tie."
+            gettext(
+                "Table {number} of round {number2} is tied at the place that decides who "
+                "goes on: the organiser must enter a result without that tie."
+            ).format(number=table.number, number2=table.round.number)
         )
     return [reg for _, reg in ranked]
 
@@ -83,7 +86,7 @@ def round_from_bracket(
         stage.bracket = bracket_build(stage, bracket_seeds(tournament, number)).to_json()
     bracket = bracket_current(stage=stage)
     if bracket is None:
-        raise WrongState(f"The stage {stage.name!r} has no bracket.")
+        raise WrongState(gettext("The stage {name} has no bracket.").format(name=repr(stage.name)))
     stage.bracket = bracket.to_json()
     stage.save(update_fields=["bracket"])
     tabled = set(
@@ -96,8 +99,10 @@ def round_from_bracket(
         champion = pairing.bracket_champion(bracket)
         names = selectors.registration_names(tournament)
         if champion is not None:
-            raise WrongState(f"The bracket is complete: {names[champion]} won it.")
-        raise WrongState("No bracket match is ready: the matches left wait for results.")
+            raise WrongState(
+                gettext("The bracket is complete: {names} won it.").format(names=names[champion])
+            )
+        raise WrongState(gettext("No bracket match is ready: the matches left wait for results."))
     round_ = Round.objects.create(
         tournament=tournament,
         stage=stage,

@@ -22,7 +22,9 @@ def club_member_add(*, club: Club, user: AbstractBaseUser, role: str = "member")
     """Make ``user`` a member (or organiser) of ``club``; an existing role is changed to it.
     For staff, the demo and tests: the admin is where people's roles are managed."""
     if role not in ClubMembership.Role.values:
-        raise InvalidInput(f"A club role is member or organiser, not {role!r}.")
+        raise InvalidInput(
+            gettext("A club role is member or organiser, not {role}.").format(role=repr(role))
+        )
     membership, _ = ClubMembership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )
@@ -37,7 +39,9 @@ def club_named(*, name: str, by: AbstractBaseUser) -> Club:
     club = Club.objects.filter(name=name).first()
     if club is None:
         raise NotAllowed(
-            f"There is no club called {name!r}: staff add clubs and name their organisers."
+            gettext(
+                "There is no club called {name}: staff add clubs and name their organisers."
+            ).format(name=repr(name))
         )
     return club
 
@@ -46,7 +50,7 @@ def club_get_or_create(*, name: str) -> Club:
     """The club called ``name`` (created the first time it is named)."""
     name = name.strip()
     if not name:
-        raise InvalidInput("A club needs a name.")
+        raise InvalidInput(gettext("A club needs a name."))
     club, _ = Club.objects.get_or_create(name=name)
     return club
 
@@ -80,26 +84,42 @@ def player_create(
 
 def _check_new_player(*, username: str, display_name: str, email: str) -> None:
     if not username:
-        raise InvalidInput("A player needs a username.")
+        raise InvalidInput(gettext("A player needs a username."))
     try:
         User.username_validator(username)
     except ValidationError:
         raise InvalidInput(
-            f"The username {username!r} may only hold letters, digits and @ . + - _."
+            gettext("The username {username} may only hold letters, digits and @ . + - _.").format(
+                username=repr(username)
+            )
         ) from None
     if len(username) > 150 or len(display_name) > 120:
-        raise InvalidInput(f"The username or display name of {username!r} is too long.")
+        raise InvalidInput(
+            gettext("The username or display name of {username} is too long.").format(
+                username=repr(username)
+            )
+        )
     if not display_name:
-        raise InvalidInput(f"The player {username!r} needs a display name.")
+        raise InvalidInput(
+            gettext("The player {username} needs a display name.").format(username=repr(username))
+        )
     if has_control_characters(display_name) or has_control_characters(email):
-        raise InvalidInput(f"The display name or e-mail of {username!r} holds a control character.")
+        raise InvalidInput(
+            gettext("The display name or e-mail of {username} holds a control character.").format(
+                username=repr(username)
+            )
+        )
     if User.objects.filter(username=username).exists():
-        raise InvalidInput(f"The username {username!r} is already taken.")
+        raise InvalidInput(
+            gettext("The username {username} is already taken.").format(username=repr(username))
+        )
     if email:
         try:
             validate_email(email)
         except ValidationError:
-            raise InvalidInput(f"{email!r} is not an e-mail address.") from None
+            raise InvalidInput(
+                gettext("{email} is not an e-mail address.").format(email=repr(email))
+            ) from None
 
 
 def player_for_user(*, user: AbstractBaseUser) -> Player:

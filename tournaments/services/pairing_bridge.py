@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from tournaments import pairing, selectors
 from tournaments.errors import InvalidInput
 from tournaments.models import Registration, Round, Stage, Table, TableSeat, Tournament
@@ -82,7 +84,9 @@ def draw_round(tournament: Tournament, fmt: str, number: int, attempt: int) -> p
     seed of a re-pairing); refused when no one is left to pair."""
     inputs = pairing_inputs(tournament, number)
     if not inputs.entrants:
-        raise InvalidInput("No player is checked in and still playing: there is no one to pair.")
+        raise InvalidInput(
+            gettext("No player is checked in and still playing: there is no one to pair.")
+        )
     try:
         return pairing.pair_round(
             fmt,
@@ -119,7 +123,7 @@ def draw_round_in_groups(
                 )
             )
         except pairing.PairingError as exc:
-            raise InvalidInput(f"Group {name}: {exc}") from None
+            raise InvalidInput(gettext("Group {name}: {exc}").format(name=name, exc=exc)) from None
     return _merged(draws)
 
 
@@ -193,4 +197,7 @@ def rendered_warnings(
     warnings: Sequence[pairing.DrawWarning], names: Mapping[int, str]
 ) -> list[dict[str, Any]]:
     """The draw's warnings as stored and shown: code, table and a sentence with names."""
-    return [{"code": w.code, "table": w.table, "text": w.render(names)} for w in warnings]
+    return [
+        {"code": w.code, "table": w.table, "text": w.render(names, translate=gettext)}
+        for w in warnings
+    ]

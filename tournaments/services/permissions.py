@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext
 
 from tournaments import selectors
 from tournaments.errors import NotAllowed
@@ -15,10 +16,15 @@ def check_organiser(by: AbstractBaseUser | None, tournament: Tournament, action:
     if by is None or selectors.user_is_organiser(by, tournament):
         return
     if tournament.club is None:
-        raise NotAllowed(f"Only staff may {action}: {tournament.name} has no club.")
+        raise NotAllowed(
+            gettext("Only staff may {action}: {name} has no club.").format(
+                action=action, name=tournament.name
+            )
+        )
     raise NotAllowed(
-        f"Only the organisers of {tournament.club.name} (or staff) may {action}: "
-        f"they run {tournament.name}."
+        gettext("Only the organisers of {name} (or staff) may {action}: they run {name2}.").format(
+            name=tournament.club.name, action=action, name2=tournament.name
+        )
     )
 
 
@@ -29,10 +35,16 @@ def check_may_create(by: AbstractBaseUser, club: Club | None) -> None:
         return
     if club is None:
         raise NotAllowed(
-            "Only staff create a tournament with no club: name your club to create one for it."
+            gettext(
+                "Only staff create a tournament with no club: name your club to create one for it."
+            )
         )
     if not selectors.user_organises_club(by, club):
-        raise NotAllowed(f"Only the organisers of {club.name} (or staff) create its tournaments.")
+        raise NotAllowed(
+            gettext("Only the organisers of {name} (or staff) create its tournaments.").format(
+                name=club.name
+            )
+        )
 
 
 def check_may_enter(by: AbstractBaseUser | None, tournament: Tournament, player: Player) -> None:

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from herald.invitations import invitations_create
 from tournaments import selectors
@@ -48,9 +49,15 @@ def registration_create(
     check_organiser(by, tournament, "register players")
     check_may_enter(by, tournament, player)
     if tournament.status == Tournament.Status.FINISHED:
-        raise WrongState(f"{tournament.name} is finished: it takes no more players.")
+        raise WrongState(
+            gettext("{name} is finished: it takes no more players.").format(name=tournament.name)
+        )
     if tournament.registrations.filter(player=player).exists():
-        raise InvalidInput(f"{player.display_name} is already registered.")
+        raise InvalidInput(
+            gettext("{display_name} is already registered.").format(
+                display_name=player.display_name
+            )
+        )
     late = tournament.status == Tournament.Status.RUNNING and tournament.rounds.exists()
     reg = Registration(
         tournament=tournament,
@@ -129,7 +136,9 @@ def _club_for_new_players(
     )
     if foreign:
         raise NotAllowed(
-            f"{foreign[0]} is another club: only its organisers list new players under its name."
+            gettext(
+                "{foreign} is another club: only its organisers list new players under its name."
+            ).format(foreign=foreign[0])
         )
     missing = wanted - set(clubs)
     if missing:
@@ -147,7 +156,11 @@ def _first_round_open_to(tournament: Tournament) -> int:
 def registration_check_in(*, registration: Registration, checked_in: bool = True) -> Registration:
     """Mark the player present (or absent again before the first round)."""
     if registration.is_dropped:
-        raise WrongState(f"{registration.player.display_name} has dropped out.")
+        raise WrongState(
+            gettext("{display_name} has dropped out.").format(
+                display_name=registration.player.display_name
+            )
+        )
     registration.checked_in = checked_in
     registration.checked_in_at = timezone.now() if checked_in else None
     registration.save(update_fields=["checked_in", "checked_in_at"])
@@ -157,7 +170,11 @@ def registration_check_in(*, registration: Registration, checked_in: bool = True
 def registration_drop(*, registration: Registration) -> Registration:
     """Drop the player after the last confirmed round; their games still count for the others."""
     if registration.is_dropped:
-        raise WrongState(f"{registration.player.display_name} has already dropped out.")
+        raise WrongState(
+            gettext("{display_name} has already dropped out.").format(
+                display_name=registration.player.display_name
+            )
+        )
     registration.dropped_after_round = _last_played_round(registration.tournament)
     registration.save(update_fields=["dropped_after_round"])
     return registration
@@ -206,7 +223,9 @@ def players_import_csv(
         .get(pk=tournament.pk)
     )
     if tournament.status == Tournament.Status.FINISHED:
-        raise WrongState(f"{tournament.name} is finished: it takes no more players.")
+        raise WrongState(
+            gettext("{name} is finished: it takes no more players.").format(name=tournament.name)
+        )
     rows = _parse_players_csv(text, tournament)
     existing, errors = _existing_players(rows, tournament, by)
     try:
@@ -227,7 +246,7 @@ def players_import_csv(
             return _registrations_bulk_create(tournament, rows, players)
     except IntegrityError:
         raise WrongState(
-            "Some of these accounts or registrations were created meanwhile: import again."
+            gettext("Some of these accounts or registrations were created meanwhile: import again.")
         ) from None
 
 
@@ -317,15 +336,21 @@ def _parse_players_csv(text: str, tournament: Tournament) -> list[ImportRow]:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise TooLarge(
-            f"The CSV is {size:,} bytes: one import takes at most {max_bytes:,} bytes "
-            f"({max_rows:,} players). Split it and import each part."
+            gettext(
+                "The CSV is {size:,} bytes: one import takes at most {max_bytes:,} bytes "
+                "({max_rows:,} players). Split it and import each part."
+            ).format(size=size, max_bytes=max_bytes, max_rows=max_rows)
         )
     # newline="": the csv module reads line breaks itself, so a quoted field may hold one.
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=""))
     try:
         return _parse_rows(reader, tournament, max_rows)
     except csv.Error as exc:
-        raise InvalidInput(f"The CSV cannot be read at line {reader.line_num}: {exc}.") from None
+        raise InvalidInput(
+            gettext("The CSV cannot be read at line {line_num}: {exc}.").format(
+                line_num=reader.line_num, exc=exc
+            )
+        ) from None
 
 
 def _parse_rows(
@@ -335,8 +360,9 @@ def _parse_rows(
     missing = [c for c in ("display_name", "username") if c not in header]
     if missing:
         raise InvalidInput(
-            f"The CSV needs a header line with the columns {', '.join(CSV_COLUMNS)}; "
-            f"missing: {', '.join(missing)}."
+            gettext(
+                "The CSV needs a header line with the columns {join}; missing: {join2}."
+            ).format(join=", ".join(CSV_COLUMNS), join2=", ".join(missing))
         )
     rows: list[ImportRow] = []
     errors: list[str] = []
@@ -345,8 +371,10 @@ def _parse_rows(
     for count, raw in enumerate(reader, start=1):
         if count > max_rows:
             raise TooLarge(
-                f"The CSV has more than {max_rows:,} players: one import takes at most "
-                f"{max_rows:,}. Split it and import each part."
+                gettext(
+                    "The CSV has more than {max_rows:,} players: one import takes at most "
+                    "{max_rows:,}. Split it and import each part."
+                ).format(max_rows=max_rows)
             )
         line = reader.line_num
         values = {k.strip(): (v or "").strip() for k, v in raw.items() if isinstance(k, str)}
@@ -360,7 +388,7 @@ def _parse_rows(
     if errors:
         raise InvalidInput("Nothing was imported. " + "; ".join(errors) + ".", lines=errors)
     if not rows:
-        raise InvalidInput("The CSV has a header but no players.")
+        raise InvalidInput(gettext("The CSV has a header but no players."))
     return rows
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from engine.core import is_competition_ranking
 from tournaments import selectors
@@ -23,18 +24,24 @@ def _check_ranks(
 ) -> tuple[list[int], list[float]]:
     seats = table.seats.count()
     if table.is_bye:
-        raise InvalidInput("A bye has no result to report.")
+        raise InvalidInput(gettext("A bye has no result to report."))
     if len(ranks) != seats:
         raise InvalidInput(
-            f"Table {table.number} has {seats} seats: give one rank per seat, not {len(ranks)}."
+            gettext("Table {number} has {seats} seats: give one rank per seat, not {len}.").format(
+                number=table.number, seats=seats, len=len(ranks)
+            )
         )
     if scores and len(scores) != seats:
-        raise InvalidInput(f"Give one score per seat ({seats}), or none.")
+        raise InvalidInput(
+            gettext("Give one score per seat ({seats}), or none.").format(seats=seats)
+        )
     values = [int(r) for r in ranks]
     if not is_competition_ranking(values):
         raise InvalidInput(
-            "Ranks must be 1-based with ties sharing a place and the next place skipped "
-            f"(e.g. 1, 1, 3); got {', '.join(map(str, values))}."
+            gettext(
+                "Ranks must be 1-based with ties sharing a place and the next place "
+                "skipped (e.g. 1, 1, 3); got {join}."
+            ).format(join=", ".join(map(str, values)))
         )
     return values, [bounded(s, "Game scores") for s in scores]
 
@@ -43,7 +50,9 @@ def _check_result_round(table: Table) -> None:
     state = table.round.state
     if state not in selectors.LIVE_STATES:
         raise WrongState(
-            f"Round {table.round.number} is {state}: results come once it is confirmed."
+            gettext("Round {number} is {state}: results come once it is confirmed.").format(
+                number=table.round.number, state=state
+            )
         )
 
 
@@ -68,12 +77,18 @@ def result_report(
     table = Table.objects.select_for_update().select_related("round").get(pk=table.pk)
     _check_result_round(table)
     if by.pk not in _seated_users(table):
-        raise NotAllowed(f"Only the players seated at table {table.number} report its result.")
+        raise NotAllowed(
+            gettext("Only the players seated at table {number} report its result.").format(
+                number=table.number
+            )
+        )
     values, points = _check_ranks(table, ranks, scores)
     current = table.results.exclude(status=Result.Status.DISCARDED).order_by("-version")
     if current.filter(status=Result.Status.CONFIRMED).exists():
         raise ResultConflict(
-            f"Table {table.number} already has a confirmed result; ask the organiser to correct it."
+            gettext(
+                "Table {number} already has a confirmed result; ask the organiser to correct it."
+            ).format(number=table.number)
         )
     pending = current.filter(status=Result.Status.SUBMITTED).first()
     if pending is not None and pending.ranks == values and (not points or pending.scores == points):
@@ -100,11 +115,15 @@ def result_confirm(*, result: Result, by: AbstractBaseUser) -> Result:
     result = Result.objects.select_for_update().select_related("table__round").get(pk=result.pk)
     if by.pk not in _seated_users(result.table):
         raise NotAllowed(
-            f"Only the players seated at table {result.table.number} confirm its result."
+            gettext("Only the players seated at table {number} confirm its result.").format(
+                number=result.table.number
+            )
         )
     if result.status != Result.Status.SUBMITTED:
         raise WrongState(
-            f"This result is {result.status}: only a submitted result can be confirmed."
+            gettext("This result is {status}: only a submitted result can be confirmed.").format(
+                status=result.status
+            )
         )
     return _confirm(result, by)
 
@@ -184,11 +203,17 @@ def table_follow_stream(
 def result_from_stream(*, table: Table) -> Result:
     """The result of the game played on Herald, read from the table's finished stream."""
     if table.stream_id is None:
-        raise WrongState(f"Table {table.number} has no game stream: report its result instead.")
+        raise WrongState(
+            gettext("Table {number} has no game stream: report its result instead.").format(
+                number=table.number
+            )
+        )
     stream = selectors.table_stream(table)
     outcome = getattr(stream, "result", None) if stream is not None else None
     if not outcome:
-        raise WrongState(f"The game of table {table.number} is not finished yet.")
+        raise WrongState(
+            gettext("The game of table {number} is not finished yet.").format(number=table.number)
+        )
     existing = table.results.filter(status=Result.Status.CONFIRMED, source=Result.Source.STREAM)
     if existing.filter(ranks=list(outcome["ranks"])).exists():
         return existing.get()

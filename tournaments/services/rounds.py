@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from engine.core.errors import EngineError
 from events.services import stream_open
@@ -49,14 +50,20 @@ def round_pair_next(
     check_organiser(by, tournament, "pair rounds")
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == Tournament.Status.FINISHED:
-        raise WrongState(f"{tournament.name} is finished.")
+        raise WrongState(gettext("{name} is finished.").format(name=tournament.name))
     draft = tournament.rounds.filter(state=Round.State.DRAFT).first()
     if draft is not None:
-        raise WrongState(f"Round {draft.number} is still a draft: confirm it or re-pair it first.")
+        raise WrongState(
+            gettext("Round {number} is still a draft: confirm it or re-pair it first.").format(
+                number=draft.number
+            )
+        )
     missing = selectors.tables_missing_results(tournament)
     if missing and not force:
         raise ResultsMissing(
-            f"Results are missing for {name_tables(missing)}. Pair anyway with force.",
+            gettext("Results are missing for {name_tables}. Pair anyway with force.").format(
+                name_tables=name_tables(missing)
+            ),
             tables=[t.id for t in missing],
         )
     number = next_round_number(tournament)
@@ -75,7 +82,11 @@ def _round_drawn(
         return round_from_bracket(tournament, stage, number, attempt=attempt, by=by)
     fmt = PAIRED_FORMATS.get(Format(stage.format))
     if fmt is None:
-        raise InvalidInput(f"The stage {stage.name!r} has no format that pairs rounds.")
+        raise InvalidInput(
+            gettext("The stage {name} has no format that pairs rounds.").format(
+                name=repr(stage.name)
+            )
+        )
     if stage.groups:
         draw = draw_round_in_groups(tournament, stage, fmt, number, attempt)
     else:
@@ -100,7 +111,11 @@ def round_repair(*, round_: Round, by: AbstractBaseUser | None = None) -> Round:
     check_organiser(by, round_.tournament, "pair rounds")
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     if locked.state != Round.State.DRAFT:
-        raise WrongState(f"Round {locked.number} is {locked.state}: only a draft can be re-paired.")
+        raise WrongState(
+            gettext("Round {number} is {state}: only a draft can be re-paired.").format(
+                number=locked.number, state=locked.state
+            )
+        )
     locked.state = Round.State.SUPERSEDED
     locked.save(update_fields=["state"])
     attempt = 1 + max(
@@ -137,16 +152,22 @@ def table_edit(*, table: Table, registrations: Sequence[int]) -> TableEdit:
     round_ = Round.objects.select_for_update().get(pk=table.round_id)
     if round_.state != Round.State.DRAFT:
         raise WrongState(
-            f"Round {round_.number} is {round_.state}: tables can be edited only in a draft."
+            gettext("Round {number} is {state}: tables can be edited only in a draft.").format(
+                number=round_.number, state=round_.state
+            )
         )
     if len(set(registrations)) != len(registrations):
-        raise InvalidInput("A player is listed twice at this table.")
+        raise InvalidInput(gettext("A player is listed twice at this table."))
     regs = {reg.id: reg for reg in round_.tournament.registrations.filter(id__in=registrations)}
     unknown = [r for r in registrations if r not in regs]
     if unknown:
-        raise InvalidInput(f"Registration {unknown[0]} is not part of this tournament.")
+        raise InvalidInput(
+            gettext("Registration {unknown} is not part of this tournament.").format(
+                unknown=unknown[0]
+            )
+        )
     if table.is_bye and len(registrations) > 1:
-        raise InvalidInput("A bye seats one player at most.")
+        raise InvalidInput(gettext("A bye seats one player at most."))
     table.seats.all().delete()
     TableSeat.objects.bulk_create(
         TableSeat(table=table, seat=seat, registration=regs[reg])
@@ -163,7 +184,9 @@ def table_add(*, round_: Round, is_bye: bool = False) -> Table:
     """An empty table (or bye) added to a draft, to be filled with :func:`table_edit`."""
     if round_.state != Round.State.DRAFT:
         raise WrongState(
-            f"Round {round_.number} is {round_.state}: tables can be added only to a draft."
+            gettext("Round {number} is {state}: tables can be added only to a draft.").format(
+                number=round_.number, state=round_.state
+            )
         )
     if is_bye:
         number = 1 + max(round_.tables.values_list("number", flat=True), default=0)
@@ -181,7 +204,11 @@ def round_confirm(*, round_: Round) -> Round:
     """Fix the draft's tables; refused while a player is missing, seated twice or unknown."""
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     if locked.state != Round.State.DRAFT:
-        raise WrongState(f"Round {locked.number} is {locked.state}: only a draft can be confirmed.")
+        raise WrongState(
+            gettext("Round {number} is {state}: only a draft can be confirmed.").format(
+                number=locked.number, state=locked.state
+            )
+        )
     warnings = round_check(round_=locked)
     blocking = [w["text"] for w in warnings if w["code"] in BLOCKING_WARNINGS]
     if blocking:
@@ -214,7 +241,9 @@ def round_release(*, round_: Round, by: AbstractBaseUser | None = None) -> Round
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     if locked.state != Round.State.CONFIRMED:
         raise WrongState(
-            f"Round {locked.number} is {locked.state}: only a confirmed round can be released."
+            gettext("Round {number} is {state}: only a confirmed round can be released.").format(
+                number=locked.number, state=locked.state
+            )
         )
     locked.state = Round.State.RELEASED
     locked.released_at = timezone.now()
@@ -243,7 +272,9 @@ def tables_open_streams(*, round_: Round, by: AbstractBaseUser | None = None) ->
             )
         except EngineError as exc:
             raise InvalidInput(
-                f"The game of table {table.number} cannot be opened: {exc}"
+                gettext("The game of table {number} cannot be opened: {exc}").format(
+                    number=table.number, exc=exc
+                )
             ) from None
         table.stream_id = stream.id
         table.save(update_fields=["stream_id"])

@@ -4,6 +4,7 @@ that sends the best players on to a bracket stage."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments import pairing, selectors
 from tournaments.errors import InvalidInput, ResultsMissing, WrongState
@@ -34,13 +35,21 @@ def stage_cut(
     the standings (the best is seed 1)."""
     if format not in BRACKET_FORMATS:
         raise InvalidInput(
-            f"A cut leads to a bracket: choose one of {', '.join(sorted(BRACKET_FORMATS))}."
+            gettext("A cut leads to a bracket: choose one of {join}.").format(
+                join=", ".join(sorted(BRACKET_FORMATS))
+            )
         )
     if tournament.rounds.filter(state=Round.State.DRAFT).exists():
-        raise WrongState("A round is still a draft: confirm it or re-pair it before the cut.")
+        raise WrongState(
+            gettext("A round is still a draft: confirm it or re-pair it before the cut.")
+        )
     missing = selectors.tables_missing_results(tournament)
     if missing:
-        raise ResultsMissing(f"Results are missing for {name_tables(missing)}.")
+        raise ResultsMissing(
+            gettext("Results are missing for {name_tables}.").format(
+                name_tables=name_tables(missing)
+            )
+        )
     active = {
         r.id for r in selectors.active_registrations(tournament, next_round_number(tournament))
     }
@@ -75,16 +84,24 @@ def stage_split_groups(*, tournament: Tournament, groups: int) -> Stage:
     stage = current_stage(tournament)
     if stage.rounds.exists():
         raise WrongState(
-            f"The stage {stage.name!r} has begun: groups are set before its first round."
+            gettext("The stage {name} has begun: groups are set before its first round.").format(
+                name=repr(stage.name)
+            )
         )
     if stage.format not in PAIRED_FORMATS:
-        raise InvalidInput("Groups are played as Swiss or round robin, not as a bracket.")
+        raise InvalidInput(gettext("Groups are played as Swiss or round robin, not as a bracket."))
     seeds = bracket_seeds(tournament, next_round_number(tournament))
     if groups < 1 or groups > max(1, len(seeds) // tournament.table_preferred):
         raise InvalidInput(
-            f"{len(seeds)} checked-in players make at most "
-            f"{max(1, len(seeds) // tournament.table_preferred)} groups of "
-            f"{tournament.table_preferred}, not {groups}."
+            gettext(
+                "{len} checked-in players make at most {max} groups of "
+                "{table_preferred}, not {groups}."
+            ).format(
+                len=len(seeds),
+                max=max(1, len(seeds) // tournament.table_preferred),
+                table_preferred=tournament.table_preferred,
+                groups=groups,
+            )
         )
     dealt = pairing.split_groups(seeds, groups)
     stage.groups = {

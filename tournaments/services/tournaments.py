@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments import pairing
 from tournaments.errors import InvalidInput, WrongState
@@ -52,13 +53,19 @@ def tournament_create(
     facts = game_facts(game_id)
     if edition and edition not in facts.editions:
         raise InvalidInput(
-            f"{facts.name} has no edition {edition!r}; editions: {', '.join(facts.editions)}."
+            gettext("{name} has no edition {edition}; editions: {join}.").format(
+                name=facts.name, edition=repr(edition), join=", ".join(facts.editions)
+            )
         )
     if format not in Format.values:
-        raise InvalidInput(f"Unknown format {format!r}; formats: {', '.join(Format.values)}.")
+        raise InvalidInput(
+            gettext("Unknown format {format}; formats: {join}.").format(
+                format=repr(format), join=", ".join(Format.values)
+            )
+        )
     two_player = format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION)
     if two_player and (table_preferred or 2) != 2:
-        raise InvalidInput("Single and double elimination brackets are for tables of 2.")
+        raise InvalidInput(gettext("Single and double elimination brackets are for tables of 2."))
     preferred = table_preferred or (2 if two_player else facts.preferred_table)
     if two_player and not table_allowed:
         table_allowed = [2]
@@ -106,14 +113,18 @@ def _table_allowed(low: int, high: int, preferred: int, allowed: Sequence[int] |
     outside = [s for s in sizes if not low <= s <= high]
     if outside or not low <= preferred <= high:
         raise InvalidInput(
-            f"This game is for {low} to {high} players: a table of {(outside or [preferred])[0]} cannot play it."
+            gettext(
+                "This game is for {low} to {high} players: a table of {value} cannot play it."
+            ).format(low=low, high=high, value=(outside or [preferred])[0])
         )
     if preferred not in sizes:
         raise InvalidInput(
-            f"The preferred table size {preferred} must be one of the allowed sizes."
+            gettext(
+                "The preferred table size {preferred} must be one of the allowed sizes."
+            ).format(preferred=preferred)
         )
     if high >= 2 and sizes == [1]:
-        raise InvalidInput("Tables of one player are byes, not tables.")
+        raise InvalidInput(gettext("Tables of one player are byes, not tables."))
     return sizes
 
 
@@ -121,10 +132,12 @@ def _points_by_rank(points: Sequence[float] | None, largest: int) -> list[float]
     if points is None:
         return [float(p) for p in range(largest - 1, -1, -1)]
     if not points:
-        raise InvalidInput("Points by rank need at least one value (the winner's points).")
+        raise InvalidInput(gettext("Points by rank need at least one value (the winner's points)."))
     values = [bounded(p, "Points by rank") for p in points]
     if any(a < b for a, b in itertools.pairwise(values)):
-        raise InvalidInput("Points by rank must not grow with the rank: 1st place earns the most.")
+        raise InvalidInput(
+            gettext("Points by rank must not grow with the rank: 1st place earns the most.")
+        )
     return values
 
 
@@ -136,10 +149,12 @@ def _tiebreakers(names: Sequence[str]) -> list[str]:
     unknown = [n for n in names if n not in pairing.TIEBREAKERS]
     if unknown:
         raise InvalidInput(
-            f"Unknown tie-breaker {unknown[0]!r}; choose from {', '.join(pairing.TIEBREAKERS)}."
+            gettext("Unknown tie-breaker {unknown}; choose from {join}.").format(
+                unknown=repr(unknown[0]), join=", ".join(pairing.TIEBREAKERS)
+            )
         )
     if len(set(names)) != len(names):
-        raise InvalidInput("A tie-breaker is listed twice.")
+        raise InvalidInput(gettext("A tie-breaker is listed twice."))
     return list(names)
 
 
@@ -199,7 +214,9 @@ def tournament_update(
 def tournament_finish(*, tournament: Tournament) -> Tournament:
     """Close the tournament: no more rounds or registrations."""
     if tournament.rounds.filter(state=Round.State.DRAFT).exists():
-        raise WrongState("A round is still a draft: confirm it or re-pair it before finishing.")
+        raise WrongState(
+            gettext("A round is still a draft: confirm it or re-pair it before finishing.")
+        )
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     return tournament

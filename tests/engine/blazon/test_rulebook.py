@@ -29,7 +29,7 @@ def test_rulebook_example_placement() -> None:
         state.players[0], TABLE, card=n("D085"), space=SPACE["r2c1"], align=0, abate=False,
         abatement_rule=False,
     )  # fmt: skip
-    assert problem == "row 2 already holds cards in the other alignment"
+    assert str(problem) == "row 2 already holds cards in the other alignment"
     with pytest.raises(IllegalMove):
         GAME.apply(state, 0, Place(n("D085"), SPACE["r2c1"], "top"))
     # The Bend fits r2c1 in the bottom alignment; the Per Fess (2) overpays by 1, no change.
