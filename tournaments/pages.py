@@ -60,7 +60,9 @@ def overview(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _ordinal(n: int) -> str:
     """ "1st", "2nd", "11th" (in French "1er", "2e": each language its own suffixes)."""
-    if 10 <= n % 100 <= 20:
+    if n == 1:  # French says "1er" but "21e": 1 has a suffix of its own
+        suffix = pgettext("ordinal suffix of 1", "st")
+    elif 10 <= n % 100 <= 20:
         suffix = pgettext("ordinal suffix of 11 to 20", "th")
     elif n % 10 == 1:
         suffix = pgettext("ordinal suffix of 1, 21, 31...", "st")

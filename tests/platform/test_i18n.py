@@ -36,6 +36,7 @@ from herald import demo
 from herald.texts import render
 from ratings import selectors as ratings_selectors
 from tournaments.models import Club, Tournament
+from tournaments.pages import _ordinal
 from tournaments.pairing.checks import check_tables
 from tournaments.pairing.types import Entrant, History, TableRule
 
@@ -543,3 +544,16 @@ def test_a_draw_warning_is_shown_in_the_organisers_language() -> None:
     assert twice.render({7: "alice"}) == "alice is seated twice"
     with translation.override("fr"):
         assert twice.render({7: "alice"}, translate=gettext) == "alice est placé deux fois"
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ["1st", "2nd", "3rd", "4th", "11th", "12th", "21st", "22nd", "101st", "111th"]),
+        ("fr", ["1er", "2e", "3e", "4e", "11e", "12e", "21e", "22e", "101e", "111e"]),
+    ],
+)
+def test_ordinals_follow_each_languages_rule(language: str, expected: list[str]) -> None:
+    """French says "1er" for the first only ("21e"), English "21st": one suffix each."""
+    with translation.override(language):
+        assert [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 21, 22, 101, 111)] == expected
