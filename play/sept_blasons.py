@@ -228,20 +228,37 @@ def _power(rank: int, variants: list[int]) -> str:
     return power_words()[power]
 
 
+def _resolving(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The card whose power is being used: powers resolve in play order, so the first one
+    not done yet."""
+    return next((card for card in view["current_trick"] if not card["power_done"]), None)
+
+
 def decision_words(view: dict[str, Any], names: list[str]) -> str:
-    """What the table waits for, by name (the engine's ``decision`` speaks of seat numbers)."""
+    """What the table waits for, by name, or addressed to the viewer when it is their turn
+    (the engine's ``decision`` speaks of seat numbers, in English)."""
     to_act = view["to_act"]
     if not to_act:
         return gettext("The game is over.")
-    who = _name(names, to_act[0])
+    mine = view["seat"] in to_act
+    words = {"name": _name(names, to_act[0])}
     phase = view["phase"]
     if phase == "play":
-        return gettext("%(name)s plays a card.") % {"name": who}
+        return gettext("play a card.") if mine else gettext("%(name)s plays a card.") % words
     if phase == "power":
-        return gettext("%(name)s uses a power of the trick.") % {"name": who}
+        card = _resolving(view)
+        words["character"] = card["character"] if card else "?"
+        words["owner"] = _name(names, card["seat"]) if card else "?"
+        if mine:
+            return gettext("use the power of %(owner)s's %(character)s.") % words
+        return gettext("%(name)s uses the power of %(owner)s's %(character)s.") % words
     if phase == "free":
-        return gettext("%(name)s won the trick and takes a free action.") % {"name": who}
-    return gettext("%(name)s uses a bourgeoisie card.") % {"name": who}
+        if mine:
+            return gettext("you won the trick: take a free action.")
+        return gettext("%(name)s won the trick and takes a free action.") % words
+    if mine:
+        return gettext("use your bourgeoisie card.")
+    return gettext("%(name)s uses a bourgeoisie card.") % words
 
 
 def table_for(

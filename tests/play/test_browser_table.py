@@ -1,0 +1,140 @@
+"""A whole game of Les 7 Blasons played in Chromium on the live ASGI server: three players,
+each in their own browser context (logged in by a session cookie), and a spectator. The test
+knows nothing of the drawing: it clicks, at random, an enabled ``[data-move]`` in whichever
+page offers one, until ``[data-result]`` appears everywhere (FRONTEND.md, "Testable by
+anyone"). The other pages learn of each move over the stream's socket only.
+
+Screenshots land in ``$HERALD_SHOTS`` when it is set. Skipped without Chromium, PostgreSQL or
+Redis; failed instead under HERALD_REQUIRE_SERVICES=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from engine.sept_blasons.cards import STANDARD
+from events.services import stream_open
+from events.states import current_state, game_of
+from tests.conftest import DESKTOP, PHONE, WATCH_VIOLATIONS, watch_page
+from play.sept_blasons import colour_class
+from tests.users import make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ENABLED_MOVE = "[data-move]:not([disabled])"
+AT_VERSION = "() => Number(document.querySelector('[data-stream]').dataset.version) >= %d"
+HOUSES = STANDARD.colours  # seat n plays the n-th house
+
+
+def context_for(browser: Any, server: Any, problems: Any, user: Any) -> Any:
+    """A browser context at phone width logged in as ``user`` (None: a spectator), watched."""
+    context = browser.new_context(viewport=PHONE, base_url=server.url)
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        context.add_cookies(
+            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server.url}]
+        )
+    page = context.new_page()
+    page.add_init_script(WATCH_VIOLATIONS)
+    watch_page(page, problems)
+    return page
+
+
+def version_of(page: Any) -> int:
+    return int(page.get_attribute("[data-stream]", "data-version"))
+
+
+def shot(page: Any, name: str) -> None:
+    shots = os.environ.get("HERALD_SHOTS")
+    if not shots:
+        return
+    Path(shots).mkdir(parents=True, exist_ok=True)
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        page.screenshot(path=f"{shots}/{name}-{size['width']}.png", full_page=True)
+    page.set_viewport_size(PHONE)
+
+
+def fits(page: Any) -> None:
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+          .filter((e) => !(e.parentElement && e.parentElement.closest('.table-scroll')) && e.getBoundingClientRect().right > document.documentElement.clientWidth)
+          .map((e) => e.tagName + '.' + e.className + ':' + Math.round(e.getBoundingClientRect().right)).slice(0, 5)"""
+    )
+    assert overflow <= 0, f"the table scrolls sideways by {overflow}px at 390px: {wide}"
+
+
+def test_three_players_play_a_whole_game_by_clicking(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    users = [make_user(name) for name in ("Aline", "Bastien", "Colette")]
+    stream = stream_open(game_id="les-7-blasons", seats=users, public=True)
+    url = reverse("play:table", args=[stream.pk])
+    pages = [context_for(browser, asgi_server, browser_problems, user) for user in users]
+    spectator = context_for(browser, asgi_server, browser_problems, None)
+    for page in [*pages, spectator]:
+        page.goto(url)
+        page.wait_for_selector("[data-stream]")
+    chooser = random.Random(f"table/{stream.pk}")
+    moves = 0
+    try:
+        while True:
+            stream.refresh_from_db()
+            if stream.is_finished:
+                break
+            state = current_state(stream)
+            seat = game_of(stream).to_act(state)[0]
+            page = pages[seat]
+            # Every page gets there by the socket alone (the actor's page may already show it).
+            for shown in [*pages, spectator]:
+                shown.wait_for_function(AT_VERSION % stream.version, timeout=15_000)
+            for other, other_page in enumerate(pages):
+                if other != seat:
+                    assert other_page.locator(ENABLED_MOVE).count() == 0
+                # Its own hand and no other: as many cards as the seat holds, in its colour.
+                own = f".hand .card.{colour_class(HOUSES[other])}"
+                assert other_page.locator(".hand .card").count() == len(state.hands[other])
+                assert other_page.locator(own).count() == len(state.hands[other])
+            assert spectator.locator(".hand .card").count() == 0
+            controls = page.locator(ENABLED_MOVE)
+            count = controls.count()
+            assert count >= 1, f"seat {seat} is to act but its page offers no move"
+            assert page.locator(".turn-line.your-turn").count() == 1
+            assert page.title().startswith("Your turn")
+            if moves == 30:
+                fits(page)
+                shot(page, "table-seat-midgame")
+                shot(spectator, "table-spectator")
+            before = stream.version
+            controls.nth(chooser.randrange(count)).click()
+            page.wait_for_function(AT_VERSION % (before + 1), timeout=15_000)
+            moves += 1
+            assert moves < 1000, "the game does not end"
+        stream.refresh_from_db()
+        for page in [*pages, spectator]:
+            page.wait_for_selector("[data-result]", timeout=15_000)
+            assert version_of(page) == stream.version
+            result = json.loads(page.get_attribute("[data-result]", "data-result"))
+            assert result == stream.result
+            assert page.locator(ENABLED_MOVE).count() == 0
+        fits(pages[0])
+        shot(pages[0], "table-game-over")
+    finally:
+        for page in [*pages, spectator]:
+            page.context.close()
+    assert moves > 50
+    unexpected = browser_problems.unexpected()
+    assert unexpected == [], unexpected
+
