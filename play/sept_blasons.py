@@ -36,7 +36,16 @@ def power_words() -> dict[str | None, str]:
 
 
 # The characters' powers by rank (the standard edition's; the view names characters only).
-POWERS: tuple[str | None, ...] = ("steal", "take", "turn-up", "remove", "move", "exchange", None, None)
+POWERS: tuple[str | None, ...] = (
+    "steal",
+    "take",
+    "turn-up",
+    "remove",
+    "move",
+    "exchange",
+    None,
+    None,
+)
 RELIGIEUX = 4
 
 
@@ -116,6 +125,11 @@ class Table:
         ]
 
     @property
+    def token_targets(self) -> int:
+        """How many tokens on the table carry a move now."""
+        return sum(1 for p in self.players for t in p.tokens if t.get("control"))
+
+    @property
     def legal_moves_json(self) -> str:
         """Every legal move of the viewer now, as JSON (FRONTEND.md: with the fragment)."""
         return json.dumps([c.move for c in self.controls], sort_keys=True)
@@ -159,7 +173,9 @@ def move_label(move: dict[str, Any], view: dict[str, Any], names: list[str]) -> 
     if kind == "play":
         card = {"character": _character(move["rank"]), "value": _value(move["rank"])}
         if move.get("bourgeoisie"):
-            return gettext("Play the %(character)s (%(value)s) and use your bourgeoisie card") % card
+            return (
+                gettext("Play the %(character)s (%(value)s) and use your bourgeoisie card") % card
+            )
         return gettext("Play the %(character)s (%(value)s)") % card
     if kind == "steal":
         played = view["current_trick"]
@@ -261,9 +277,7 @@ def decision_words(view: dict[str, Any], names: list[str]) -> str:
     return gettext("%(name)s uses a bourgeoisie card.") % words
 
 
-def table_for(
-    view: dict[str, Any], legal_moves: list[dict[str, Any]], names: list[str]
-) -> Table:
+def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: list[str]) -> Table:
     """The drawing of ``view`` (one seat's, or the public one) with the viewer's controls."""
     viewer = view["seat"]
     variants = list(view["options"]["variants"])
@@ -294,17 +308,28 @@ def table_for(
         }
         for card in view["current_trick"]
     ]
-    plays = {m["rank"]: m for m in legal_moves if m.get("type") == "play" and not m.get("bourgeoisie")}
+    plays = {
+        m["rank"]: m for m in legal_moves if m.get("type") == "play" and not m.get("bourgeoisie")
+    }
     hand = [
         {
             **card,
             "power": _power(card["rank"], variants),
-            "move": json.dumps(plays[card["rank"]], sort_keys=True) if card["rank"] in plays else "",
+            "move": json.dumps(plays[card["rank"]], sort_keys=True)
+            if card["rank"] in plays
+            else "",
         }
         for card in view.get("hand", [])
     ]
     others = [m for m in legal_moves if not (m.get("type") == "play" and not m.get("bourgeoisie"))]
-    controls = [Control(move_label(m, view, names), m) for m in others]
+    on_tokens = _token_targets(others)
+    for player in players:
+        for token in player.tokens:
+            move = on_tokens.get((player.seat, token["slot"]))
+            if move is not None:
+                token["control"] = Control(move_label(move, view, names), move)
+    placed = [id(m) for m in on_tokens.values()]
+    controls = [Control(move_label(m, view, names), m) for m in others if id(m) not in placed]
     pile = view["pile"]
     return Table(
         viewer_seat=viewer,
@@ -356,6 +381,21 @@ def add_result(table: Table, result: dict[str, Any] | None, names: list[str]) ->
     return table
 
 
+# The moves whose target is one token in front of a player: drawn on the token itself.
+TOKEN_MOVES = frozenset(
+    {"turn-up", "remove-token", "choose-token", "exchange-with", "consult-token"}
+)
+
+
+def _token_targets(moves: list[dict[str, Any]]) -> dict[tuple[int, int], dict[str, Any]]:
+    """The moves to put on a token, by (seat, slot): those aimed at a player's token, when
+    that token is the target of no other move now (else the move stays a button in words)."""
+    targets: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for move in moves:
+        if move.get("type") in TOKEN_MOVES and move["seat"] != mv.PILE:
+            targets.setdefault((move["seat"], move["slot"]), []).append(move)
+    return {where: found[0] for where, found in targets.items() if len(found) == 1}
+
+
 def _rank_of(character: str) -> int:
     return NAMES.index(character) if character in NAMES else -1
-

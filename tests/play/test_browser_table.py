@@ -137,4 +137,3 @@ def test_three_players_play_a_whole_game_by_clicking(
     assert moves > 50
     unexpected = browser_problems.unexpected()
     assert unexpected == [], unexpected
-

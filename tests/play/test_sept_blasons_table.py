@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html as htmllib
 import json
+import random
 import re
 from typing import Any
 
@@ -50,7 +51,9 @@ def page(stream: Stream, user: Any = None, name: str = "play:table") -> str:
 def root(html: str) -> dict[str, str]:
     tag = re.search(r'<section class="game-table sept-table"([^>]*)>', html)
     assert tag is not None
-    return {k: htmllib.unescape(v) for k, v in re.findall(r'data-([a-z-]+)="([^"]*)"', tag.group(1))}
+    return {
+        k: htmllib.unescape(v) for k, v in re.findall(r'data-([a-z-]+)="([^"]*)"', tag.group(1))
+    }
 
 
 def offered(html: str) -> list[dict[str, Any]]:
@@ -78,7 +81,9 @@ def test_each_seat_sees_its_hand_and_exactly_its_legal_moves(moves: int) -> None
         html = page(stream, user)
         assert root(html)["seat"] == str(seat)
         assert root(html)["version"] == str(stream.version)
-        hand = [GAME.view(state, seat)["hand"][i]["character"] for i in range(len(state.hands[seat]))]
+        hand = [
+            GAME.view(state, seat)["hand"][i]["character"] for i in range(len(state.hands[seat]))
+        ]
         assert hand_names(html) == hand
         legal = [m.to_json() for m in GAME.legal_moves(state, seat)]
         assert sorted(map(key, offered(html))) == sorted(map(key, legal))
@@ -186,8 +191,10 @@ def test_planted_hidden_colours_reach_no_viewer(viewer: int | None) -> None:
     html = drawn(planted_state(), viewer)
     assert PLANT not in html
     assert PLANT.lower() not in html
-    # Face-down tokens are drawn without a colour.
-    assert re.findall(r'<li class="token token-down blason', html) == []
+    # A face-down token is drawn with a colour only for a seat that knows it (none here).
+    down = re.findall(r'<li class="(token token-down[^"]*)"', html)
+    assert len(down) >= 3
+    assert [c for c in down if "blason-" in c or "token-known" in c] == []
 
 
 def test_the_plant_is_seen_by_the_seat_that_knows_it() -> None:
@@ -196,6 +203,7 @@ def test_the_plant_is_seen_by_the_seat_that_knows_it() -> None:
     down = next(t for t in state.fronts[1] if not t.up)
     down.known_by = [0]
     assert PLANT in drawn(state, 0)
+    assert 'class="token token-down token-known blason-rochebrune' in drawn(state, 0)
     assert PLANT not in drawn(state, 2)
     assert PLANT not in drawn(state, None)
 
@@ -213,3 +221,27 @@ def test_no_seed_and_no_other_hand_on_the_page_of_a_running_game() -> None:
         html = page(stream, None, name)
         assert stream.seed not in html
         assert '<ul class="hand">' not in html
+
+
+def test_a_power_aimed_at_a_token_is_a_button_on_that_token() -> None:
+    state = GAME.new_game(players=3, seed="tokens")
+    chooser = random.Random(3)
+    for _ in range(500):
+        seat = GAME.to_act(state)[0]
+        legal = [m.to_json() for m in GAME.legal_moves(state, seat)]
+        aimed = [m for m in legal if m["type"] == "turn-up" and m["seat"] >= 0]
+        if aimed:
+            break
+        state = GAME.apply(
+            state, seat, GAME.legal_moves(state, seat)[chooser.randrange(len(legal))]
+        )
+    else:
+        pytest.fail("no turn-up of a player's token in 500 moves")
+    html = drawn(state, seat)
+    on_tokens = re.findall(
+        r'<li class="token[^"]*token-target"[^>]*><button type="button" data-move="([^"]*)"', html
+    )
+    assert sorted(map(key, (json.loads(htmllib.unescape(m)) for m in on_tokens))) == sorted(
+        map(key, aimed)
+    )
+    assert sorted(map(key, offered(html))) == sorted(map(key, legal))
