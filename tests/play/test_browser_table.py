@@ -23,8 +23,8 @@ from django.urls import reverse
 from engine.sept_blasons.cards import STANDARD
 from events.services import stream_open
 from events.states import current_state, game_of
-from tests.conftest import DESKTOP, PHONE, WATCH_VIOLATIONS, watch_page
 from play.sept_blasons import colour_class
+from tests.conftest import DESKTOP, PHONE, WATCH_VIOLATIONS, watch_page
 from tests.users import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
