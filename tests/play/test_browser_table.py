@@ -137,3 +137,45 @@ def test_three_players_play_a_whole_game_by_clicking(
     assert moves > 50
     unexpected = browser_problems.unexpected()
     assert unexpected == [], unexpected
+
+
+def test_a_stale_page_is_refused_politely_and_refreshed(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """Two browsers of the seat to act; the second one's socket stops delivering frames (its
+    frames from the server are dropped on the way), so it still shows the old table when the
+    first one has moved. Its click is refused (409) and the page draws the table as it is."""
+    users = [make_user(name) for name in ("Dora", "Emile", "Fanny")]
+    stream = stream_open(game_id="les-7-blasons", seats=users, public=False)
+    seat = game_of(stream).to_act(current_state(stream))[0]
+    url = reverse("play:table", args=[stream.pk])
+    first = context_for(browser, asgi_server, browser_problems, users[seat])
+    second = context_for(browser, asgi_server, browser_problems, users[seat])
+    frames: list[str] = []
+
+    def deaf(socket: Any) -> None:
+        server = socket.connect_to_server()
+        server.on_message(frames.append)  # kept, never delivered
+
+    second.route_web_socket("**/ws/games/**", deaf)
+    try:
+        for page in (first, second):
+            page.goto(url)
+            page.wait_for_selector(ENABLED_MOVE)
+        first.locator(ENABLED_MOVE).first.click()
+        first.wait_for_function(AT_VERSION % (stream.version + 1), timeout=15_000)
+        assert version_of(second) == stream.version  # stale: it heard nothing
+        browser_problems.allow("answer 409")
+        browser_problems.allow("409 (Conflict)")
+        second.locator(ENABLED_MOVE).first.click()
+        second.wait_for_function(AT_VERSION % (stream.version + 1), timeout=15_000)
+        message = second.locator(".table-message")
+        assert message.is_visible()
+        assert "Another move got there first" in message.inner_text()
+        stream.refresh_from_db()
+        assert stream.version == version_of(second) == version_of(first)
+        assert any("advanced" in frame for frame in frames)
+    finally:
+        for page in (first, second):
+            page.context.close()
+    assert browser_problems.unexpected() == []

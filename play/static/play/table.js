@@ -76,9 +76,9 @@ async function send(button) {
       return;
     }
     const body = await answer.json().catch(() => ({}));
-    // 409: the page was stale (another tab moved); draw the table as it is now.
+    // 409: the page was stale (another tab moved); draw the table as it is now and say so.
     await refresh();
-    say(body.detail || answer.statusText);
+    say(answer.status === 409 ? root().dataset.staleMessage : body.detail || answer.statusText);
   } catch (error) {
     say(String(error));
     for (const control of root().querySelectorAll("[data-move]")) control.disabled = false;
