@@ -110,6 +110,7 @@ class Table:
     controls: list[Control] = field(default_factory=list)
     final: list[dict[str, Any]] = field(default_factory=list)
     tie_break_rounds: int = 0
+    legal_moves: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def score_rows(self) -> list[dict[str, Any]]:
@@ -132,7 +133,7 @@ class Table:
     @property
     def legal_moves_json(self) -> str:
         """Every legal move of the viewer now, as JSON (FRONTEND.md: with the fragment)."""
-        return json.dumps([c.move for c in self.controls], sort_keys=True)
+        return json.dumps(self.legal_moves, sort_keys=True)
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -346,6 +347,7 @@ def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: li
         your_turn=viewer is not None and viewer in to_act,
         decision=decision_words(view, names),
         controls=controls,
+        legal_moves=list(legal_moves),
     )
 
 

@@ -88,6 +88,7 @@ def test_each_seat_sees_its_hand_and_exactly_its_legal_moves(moves: int) -> None
         legal = [m.to_json() for m in GAME.legal_moves(state, seat)]
         assert sorted(map(key, offered(html))) == sorted(map(key, legal))
         assert bool(legal) == (seat == actor)
+        assert sorted(map(key, json.loads(root(html)["legal-moves"]))) == sorted(map(key, legal))
         words = text(html)
         actor_name = users[actor].get_username()
         if seat == actor:
@@ -152,6 +153,7 @@ def test_a_finished_game_shows_final_scores_ranks_and_its_result() -> None:
         (ranks[s], users[s].get_username(), scores[s]) for s in expected
     ]
     assert "The game is over." in text(html)
+    assert stream.seed in html  # revealed once the game has ended
 
 
 # -- planted markers ------------------------------------------------------------------------
