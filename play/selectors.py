@@ -13,7 +13,7 @@ from typing import Any
 
 import engine
 from events.access import StreamAccess
-from events.selectors import stream_view
+from events.selectors import stream_events, stream_view
 from play import sept_blasons
 from tournaments import selectors as tournaments
 
@@ -108,4 +108,23 @@ def seat_table(access: StreamAccess, summary: GameSummary) -> sept_blasons.Table
     seen = stream_view(access)
     names = [seat.name for seat in summary.seats]
     drawn = sept_blasons.table_for(seen["view"], seen.get("legal_moves", []), names)
+    drawn.last_moves = last_moves(access, names)
     return sept_blasons.add_result(drawn, summary.result, names)
+
+
+LAST_MOVES = 6
+
+
+def last_moves(access: StreamAccess, names: list[str]) -> list[str]:
+    """The stream's last moves in words, newest first, as the caller may see them (the events
+    selector withholds what the caller may not see)."""
+    after = max(access.stream.version - LAST_MOVES, 0)
+    lines = []
+    for event in stream_events(access, after=after):
+        payload = event["payload"]
+        if event["type"] != "MoveMade" or not isinstance(payload, dict):
+            continue
+        move = payload.get("public_move") or payload.get("move")
+        if isinstance(move, dict) and event["seat"] is not None:
+            lines.append(sept_blasons.past_words(move, event["seat"], names))
+    return lines[::-1]

@@ -111,6 +111,7 @@ class Table:
     final: list[dict[str, Any]] = field(default_factory=list)
     tie_break_rounds: int = 0
     legal_moves: list[dict[str, Any]] = field(default_factory=list)
+    last_moves: list[str] = field(default_factory=list)
 
     @property
     def score_rows(self) -> list[dict[str, Any]]:
@@ -401,3 +402,63 @@ def _token_targets(moves: list[dict[str, Any]]) -> dict[tuple[int, int], dict[st
 
 def _rank_of(character: str) -> int:
     return NAMES.index(character) if character in NAMES else -1
+
+
+def _owner_token(names: list[str], seat: int, slot: int) -> str:
+    if seat == mv.PILE:
+        return gettext("a token of the draw pile")
+    return gettext("%(name)s's token %(n)s") % {"name": _name(names, seat), "n": slot + 1}
+
+
+def past_words(move: dict[str, Any], seat: int, names: list[str]) -> str:
+    """A move already made, in the viewer's words with the players' names (the last moves)."""
+    who = _name(names, seat)
+    kind = move.get("type")
+    if kind == "play":
+        card = {"who": who, "character": _character(move["rank"]), "value": _value(move["rank"])}
+        if move.get("bourgeoisie"):
+            return (
+                gettext("%(who)s played the %(character)s (%(value)s) with their bourgeoisie card")
+                % card
+            )
+        return gettext("%(who)s played the %(character)s (%(value)s)") % card
+    if kind == "steal":
+        words = {"who": who, "n": move["card"] + 1}
+        if move["mode"] == "value":
+            return gettext("%(who)s's malandrin took the value of card %(n)s of the trick") % words
+        return gettext("%(who)s's malandrin took the power of card %(n)s of the trick") % words
+    if kind == "take-token":
+        if move["pick"] == mv.FACE_DOWN:
+            return gettext("%(who)s took a face-down token from the draw pile") % {"who": who}
+        return gettext("%(who)s took the face-up %(colour)s token from the draw pile") % {
+            "who": who,
+            "colour": _edition_colour(move["pick"]) or move["pick"],
+        }
+    targets = {
+        "turn-up": gettext("%(who)s turned up %(token)s"),
+        "remove-token": gettext("%(who)s put %(token)s into the draw pile"),
+        "choose-token": gettext("%(who)s chose %(token)s"),
+        "exchange-with": gettext("%(who)s exchanged it with %(token)s"),
+        "consult-token": gettext("%(who)s looked at %(token)s"),
+    }
+    if kind in targets:
+        token = _owner_token(names, move["seat"], move["slot"])
+        return targets[kind] % {"who": who, "token": token}
+    if kind == "move-to":
+        return gettext("%(who)s moved it to %(name)s's game") % {
+            "who": who,
+            "name": _name(names, move["seat"]),
+        }
+    if kind == "consult-trick":
+        return gettext("%(who)s looked at trick %(n)s of %(name)s") % {
+            "who": who,
+            "n": move["trick"] + 1,
+            "name": _name(names, move["seat"]),
+        }
+    if kind == "take-card":
+        return gettext("%(who)s took the %(colour)s card from %(name)s's tricks") % {
+            "who": who,
+            "colour": _edition_colour(move["colour"]) or move["colour"],
+            "name": _name(names, move["seat"]),
+        }
+    return gettext("%(who)s finished their bourgeoisie action") % {"who": who}

@@ -247,3 +247,22 @@ def test_a_power_aimed_at_a_token_is_a_button_on_that_token() -> None:
         map(key, aimed)
     )
     assert sorted(map(key, offered(html))) == sorted(map(key, legal))
+
+
+def test_the_last_moves_are_told_with_names_newest_first() -> None:
+    stream, users = open_game(9)
+    html = page(stream)
+    found = re.search(r'<ol class="last-moves"[^>]*>(.*?)</ol>', html, flags=re.S)
+    assert found is not None
+    lines = [text(line).strip() for line in re.findall(r"<li>(.*?)</li>", found.group(1))]
+    events = stream.events.filter(type="MoveMade").order_by("-seq")[:6]
+    assert len(lines) == len(events) == 6
+    for line, event in zip(lines, events, strict=True):
+        assert line.startswith(users[event.seat].get_username()), (line, event.seat)
+    first = events[0].payload["move"]
+    if first["type"] == "play":
+        assert GAME_NAMES[first["rank"]] in lines[0]
+
+
+GAME_NAMES = ("malandrin", "manant", "ménétrier", "magistrat", "religieux", "intendant",
+              "bourgeoise", "bourgeois")  # fmt: skip
