@@ -153,9 +153,12 @@ def test_a_stale_page_is_refused_politely_and_refreshed(
     second = context_for(browser, asgi_server, browser_problems, users[seat])
     frames: list[str] = []
 
+    def keep(message: str) -> None:  # Playwright wants a Python function, not a builtin
+        frames.append(message)
+
     def deaf(socket: Any) -> None:
         server = socket.connect_to_server()
-        server.on_message(frames.append)  # kept, never delivered
+        server.on_message(keep)  # the server's frames are kept here, never delivered
 
     second.route_web_socket("**/ws/games/**", deaf)
     try:
