@@ -404,9 +404,11 @@ def _rank_of(character: str) -> int:
     return NAMES.index(character) if character in NAMES else -1
 
 
-def _owner_token(names: list[str], seat: int, slot: int) -> str:
+def _owner_token(names: list[str], seat: int, slot: int, mover: int) -> str:
     if seat == mv.PILE:
         return gettext("a token of the draw pile")
+    if seat == mover:
+        return gettext("their own token %(n)s") % {"n": slot + 1}
     return gettext("%(name)s's token %(n)s") % {"name": _name(names, seat), "n": slot + 1}
 
 
@@ -442,7 +444,7 @@ def past_words(move: dict[str, Any], seat: int, names: list[str]) -> str:
         "consult-token": gettext("%(who)s looked at %(token)s"),
     }
     if kind in targets:
-        token = _owner_token(names, move["seat"], move["slot"])
+        token = _owner_token(names, move["seat"], move["slot"], seat)
         return targets[kind] % {"who": who, "token": token}
     if kind == "move-to":
         return gettext("%(who)s moved it to %(name)s's game") % {

@@ -89,6 +89,7 @@ def test_three_players_play_a_whole_game_by_clicking(
         page.wait_for_selector("[data-stream]")
     chooser = random.Random(f"table/{stream.pk}")
     moves = 0
+    token_shot = False
     try:
         while True:
             stream.refresh_from_db()
@@ -113,6 +114,9 @@ def test_three_players_play_a_whole_game_by_clicking(
             assert count >= 1, f"seat {seat} is to act but its page offers no move"
             assert page.locator(".turn-line.your-turn").count() == 1
             assert page.title().startswith("Your turn")
+            if not token_shot and page.locator(".token-target").count():
+                token_shot = True
+                shot(page, "table-token-target")
             if moves == 30:
                 fits(page)
                 shot(page, "table-seat-midgame")
