@@ -9,6 +9,7 @@ hold more than the seat may see.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -247,9 +248,13 @@ def _power(rank: int, variants: list[int]) -> str:
 
 
 def _resolving(view: dict[str, Any]) -> dict[str, Any] | None:
-    """The card whose power is being used: powers resolve in play order, so the first one
-    not done yet."""
-    return next((card for card in view["current_trick"] if not card["power_done"]), None)
+    """The card whose power is being used: the engine's ``decision`` names its play position
+    (the one statement of it in the view; cards without a power are skipped by the engine)."""
+    found = re.search(r"in play position (\d+)", view.get("decision", ""))
+    if found is None:
+        return None
+    position = int(found.group(1))
+    return next((c for c in view["current_trick"] if c["position"] == position), None)
 
 
 def decision_words(view: dict[str, Any], names: list[str]) -> str:
@@ -267,6 +272,8 @@ def decision_words(view: dict[str, Any], names: list[str]) -> str:
         card = _resolving(view)
         words["character"] = card["character"] if card else "?"
         words["owner"] = _name(names, card["seat"]) if card else "?"
+        if mine and card is not None and card["seat"] == view["seat"]:
+            return gettext("use the power of your %(character)s.") % words
         if mine:
             return gettext("use the power of %(owner)s's %(character)s.") % words
         return gettext("%(name)s uses the power of %(owner)s's %(character)s.") % words

@@ -266,3 +266,19 @@ def test_the_last_moves_are_told_with_names_newest_first() -> None:
 
 GAME_NAMES = ("malandrin", "manant", "ménétrier", "magistrat", "religieux", "intendant",
               "bourgeoise", "bourgeois")  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", ["powers", "p2", "p3", "p4"])
+def test_the_power_in_use_is_named_as_the_engine_says(seed: str) -> None:
+    state = GAME.new_game(players=3, seed=seed)
+    chooser = random.Random(seed)
+    while state.phase != "power":
+        seat = GAME.to_act(state)[0]
+        legal = GAME.legal_moves(state, seat)
+        state = GAME.apply(state, seat, legal[chooser.randrange(len(legal))])
+    seat = GAME.to_act(state)[0]
+    card = state.trick[state.resolving]
+    name = sept_blasons.NAMES[card.rank]
+    words = htmllib.unescape(text(drawn(state, seat)))
+    owner = "your" if card.seat == seat else f"{['Ann', 'Bob', 'Cid'][card.seat]}'s"
+    assert f"Your turn — use the power of {owner} {name}." in words
