@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.sept_blasons.cards import STANDARD
-from events.services import stream_open
+from events.services import stream_append_move, stream_open
 from events.states import current_state, game_of
 from play.sept_blasons import colour_class
 from tests.conftest import DESKTOP, PHONE, WATCH_VIOLATIONS, watch_page
@@ -185,4 +185,51 @@ def test_a_stale_page_is_refused_politely_and_refreshed(
     finally:
         for page in (first, second):
             page.context.close()
+    assert browser_problems.unexpected() == []
+
+
+def test_a_dropped_socket_catches_up_when_it_reconnects(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """A player's socket drops (closed on the way) and cannot come back for a while; two moves
+    are made meanwhile; when it reconnects, its page shows them (the "joined" frame's version
+    differs from the page's, so it draws the table again)."""
+    users = [make_user(name) for name in ("Gaston", "Hortense", "Ines")]
+    stream = stream_open(game_id="les-7-blasons", seats=users, public=False)
+    game = game_of(stream)
+    page = context_for(browser, asgi_server, browser_problems, users[0])
+    network = {"up": True, "sockets": []}
+
+    def route(socket: Any) -> None:
+        if not network["up"]:
+            socket.close()  # the page sees a drop and tries again later
+            return
+        socket.connect_to_server()  # frames pass both ways
+        network["sockets"].append(socket)
+
+    page.route_web_socket("**/ws/games/**", route)
+    try:
+        page.goto(reverse("play:table", args=[stream.pk]))
+        for _ in range(100):  # the page's socket is open once the route has passed it on
+            if network["sockets"]:
+                break
+            page.wait_for_timeout(100)
+        start = stream.version
+        network["up"] = False
+        network["sockets"][-1].close()
+        for _ in range(2):
+            stream.refresh_from_db()
+            state = current_state(stream)
+            seat = game.to_act(state)[0]
+            move = game.legal_moves(state, seat)[0].to_json()
+            stream_append_move(
+                stream_id=stream.pk, seat=seat, move=move, expected_version=stream.version
+            )
+        page.wait_for_timeout(1000)
+        assert version_of(page) == start  # offline: nothing reached it
+        network["up"] = True
+        page.wait_for_function(AT_VERSION % (start + 2), timeout=20_000)
+        assert page.locator(".last-moves li").count() == 2
+    finally:
+        page.context.close()
     assert browser_problems.unexpected() == []

@@ -101,7 +101,10 @@ function connect() {
   socket.addEventListener("open", () => { delay = 500; });
   socket.addEventListener("message", (event) => {
     const frame = JSON.parse(event.data);
-    if (typeof frame.version === "number" && frame.version !== shownVersion()) refresh();
+    if (typeof frame.version === "number" && frame.version !== shownVersion()) {
+      // A failed fetch is not retried here: the next frame, or the reconnect's "joined", asks again.
+      refresh().catch(() => {});
+    }
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 4403) return; // not allowed to watch: do not knock again
