@@ -108,6 +108,7 @@ function connect() {
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 4403) return; // not allowed to watch: do not knock again
+    if (root().querySelector("[data-result]")) return; // the game is over
     setTimeout(connect, delay);
     delay = Math.min(delay * 2, 15000);
   });
@@ -115,5 +116,6 @@ function connect() {
 
 if (root()) {
   document.title = root().dataset.title || document.title;
-  connect();
+  // A finished game does not change any more: no socket for it.
+  if (!root().querySelector("[data-result]")) connect();
 }
