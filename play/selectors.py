@@ -1,8 +1,9 @@
 """Reads of the game pages: what a stream's page may show to the one who opens it.
 
-Only public facts: the game, where it is played, who sits where, its status, version and,
-once it has ended, its result. No view of the state is drawn here (issue 15 draws the seat's
-view from ``engine.view``), and the sealed seed is never put in the page's context.
+The summary holds public facts only: the game, where it is played, who sits where, its
+status, version and, once it has ended, its result. The table (Les 7 Blasons for now) is drawn
+from the events selector that gives the viewer's own view (``engine.view(state, seat)``) and
+legal moves, never from the full state; the sealed seed is never put in the page's context.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from typing import Any
 
 import engine
 from events.access import StreamAccess
+from events.selectors import stream_events, stream_view
+from play import sept_blasons
 from tournaments import selectors as tournaments
 
 
@@ -89,3 +92,39 @@ def game_summary(access: StreamAccess) -> GameSummary:
         round_number=None if table is None else table.round.number,
         table_number=None if table is None else table.number,
     )
+
+
+def has_table(game_id: str) -> bool:
+    """Whether the game is drawn as a live table yet (Les 7 Blasons; the others keep the
+    summary until issue 16)."""
+    return game_id == sept_blasons.GAME_ID
+
+
+def seat_table(access: StreamAccess, summary: GameSummary) -> sept_blasons.Table | None:
+    """The table as ``access.user`` may see it: their seat's view and legal moves (the public
+    view for a spectator, an arbiter or staff), or None for a game not drawn yet."""
+    if not has_table(summary.game_id):
+        return None
+    seen = stream_view(access)
+    names = [seat.name for seat in summary.seats]
+    drawn = sept_blasons.table_for(seen["view"], seen.get("legal_moves", []), names)
+    drawn.last_moves = last_moves(access, names)
+    return sept_blasons.add_result(drawn, summary.result, names)
+
+
+LAST_MOVES = 6
+
+
+def last_moves(access: StreamAccess, names: list[str]) -> list[str]:
+    """The stream's last moves in words, newest first, as the caller may see them (the events
+    selector withholds what the caller may not see)."""
+    after = max(access.stream.version - LAST_MOVES, 0)
+    lines = []
+    for event in stream_events(access, after=after):
+        payload = event["payload"]
+        if event["type"] != "MoveMade" or not isinstance(payload, dict):
+            continue
+        move = payload.get("public_move") or payload.get("move")
+        if isinstance(move, dict) and event["seat"] is not None:
+            lines.append(sept_blasons.past_words(move, event["seat"], names))
+    return lines[::-1]

@@ -1,4 +1,4 @@
-"""The game pages (mounted at /games/): url names ``play:table``."""
+"""The game pages (mounted at /games/): url names ``play:table`` and ``play:fragment``."""
 
 from django.urls import URLPattern, path
 
@@ -8,4 +8,5 @@ app_name = "play"
 
 urlpatterns: list[URLPattern] = [
     path("<uuid:stream>/", views.table, name="table"),
+    path("<uuid:stream>/fragment", views.fragment, name="fragment"),
 ]
