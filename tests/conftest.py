@@ -484,6 +484,7 @@ def watch_page(page: Any, problems: BrowserProblems) -> None:
     page.on("console", console)
     page.on("response", response)
     page.on("pageerror", lambda error: problems.add(f"uncaught exception: {error}"))
+
     def failed(request: Any) -> None:
         # Chromium asks for the icon after the load event, so going to the next page at once
         # aborts that request: a navigation's doing, not the site's. Any other abort counts.

@@ -46,6 +46,10 @@ NAMES = ["alice", "bruno", "chloé", "damien"]
 #: Sentences whose French is the English by design: card, colour and distinction names and
 #: codes the rulebooks keep, punctuation-only templates, words French shares.
 IDENTICAL = {
+    "Total",
+    "Scores",
+    "blason %(colour)s",
+    "score %(total)s",
     "{space} ({align})",
     "{seat} ({character})",
     "joker {card}",
