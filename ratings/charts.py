@@ -32,10 +32,11 @@ class ChartPoint:
 
 @dataclass(frozen=True)
 class Tick:
-    """A labelled mark on an axis, at ``at`` along it."""
+    """A mark on an axis at ``at`` along it, labelled with ``value`` (the template writes it in
+    the viewer's language: 2.5 in English, 2,5 in French; the coordinates stay in points)."""
 
     at: float
-    label: str
+    value: float
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def _x_ticks(count: int, x_of: dict[int, float]) -> list[Tick]:
         games = list(range(1, count + 1))
     else:
         games = sorted({1, count, *(round(1 + i * (count - 1) / 4) for i in range(1, 4))})
-    return [Tick(x_of[game], str(game)) for game in games]
+    return [Tick(x_of[game], game) for game in games]
 
 
 def rating_chart(history: Sequence[RatingPoint]) -> RatingChart | None:
@@ -106,7 +107,7 @@ def rating_chart(history: Sequence[RatingPoint]) -> RatingChart | None:
         for game, value in enumerate(values, start=1)
     ]
     ticks = round((high - low) / step)
-    y_ticks = [Tick(y_at(low + i * step), f"{low + i * step:g}") for i in range(ticks + 1)]
+    y_ticks = [Tick(y_at(low + i * step), round(low + i * step, 6)) for i in range(ticks + 1)]
     return RatingChart(
         width=WIDTH,
         height=HEIGHT,

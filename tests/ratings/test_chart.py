@@ -94,6 +94,18 @@ def test_coordinates_are_not_localised_in_french() -> None:
         float(point.get("data-value", "x"))
 
 
+@pytest.mark.parametrize(("language", "mark"), [("en", "."), ("fr", ",")])
+def test_the_axis_labels_are_written_in_the_viewers_language(language: str, mark: str) -> None:
+    """A reader sees 1.5 in English and 1,5 in French on the rating axis."""
+    with translation.override(language):
+        chart = rating_chart([RatingPoint(1, 1.25), RatingPoint(2, 2.75)])
+        html = render_to_string("ratings/rating_chart.html", {"chart": chart, "chart_id": "c"})
+    labels = [t.text or "" for t in svg_of(html).iter(f"{SVG}text")]
+    fractional = [label for label in labels if "." in label or "," in label]
+    assert fractional, labels
+    assert all(mark in label for label in fractional), labels
+
+
 @pytest.mark.django_db
 def test_the_player_history_page_draws_the_history() -> None:
     busy = busy_player()
