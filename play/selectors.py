@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from engine.core import EngineError
 from events.access import StreamAccess
 from events.selectors import stream_events, stream_view
+from events.states import game_of
+from herald.texts import render
 from play import sept_blasons
 from tournaments import selectors as tournaments
 
@@ -117,7 +120,9 @@ LAST_MOVES = 6
 
 def last_moves(access: StreamAccess, names: list[str]) -> list[str]:
     """The stream's last moves in words, newest first, as the caller may see them (the events
-    selector withholds what the caller may not see)."""
+    selector withholds what the caller may not see): the engine's own description of each move
+    (the audit log's), in the viewer's language with the players' names."""
+    game = game_of(access.stream)
     after = max(access.stream.version - LAST_MOVES, 0)
     lines = []
     for event in stream_events(access, after=after):
@@ -125,6 +130,10 @@ def last_moves(access: StreamAccess, names: list[str]) -> list[str]:
         if event["type"] != "MoveMade" or not isinstance(payload, dict):
             continue
         move = payload.get("public_move") or payload.get("move")
-        if isinstance(move, dict) and event["seat"] is not None:
-            lines.append(sept_blasons.past_words(move, event["seat"], names))
+        if not isinstance(move, dict) or event["seat"] is None:
+            continue
+        try:
+            lines.append(render(game.describe_text(game.decode_move(move), event["seat"]), names))
+        except EngineError:
+            continue  # a move this engine cannot read says nothing on the table
     return lines[::-1]
