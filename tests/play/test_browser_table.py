@@ -181,6 +181,12 @@ def test_a_stale_page_is_refused_politely_and_refreshed(
         assert "Another move got there first" in message.inner_text()
         stream.refresh_from_db()
         assert stream.version == version_of(second) == version_of(first)
+        # The dropped frames reach `keep` as Playwright dispatches them (while it waits): give
+        # the "advanced" frame a moment to be counted, then require it.
+        for _ in range(50):
+            if any("advanced" in frame for frame in frames):
+                break
+            second.wait_for_timeout(100)
         assert any("advanced" in frame for frame in frames)
     finally:
         for page in (first, second):
