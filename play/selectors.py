@@ -17,7 +17,7 @@ from events.access import StreamAccess
 from events.selectors import stream_events, stream_view
 from events.states import game_of
 from herald.texts import render
-from play import sept_blasons
+from play.drawings import Drawing, drawing_for
 from tournaments import selectors as tournaments
 
 
@@ -98,21 +98,26 @@ def game_summary(access: StreamAccess) -> GameSummary:
 
 
 def has_table(game_id: str) -> bool:
-    """Whether the game is drawn as a live table yet (Les 7 Blasons; the others keep the
-    summary until issue 16)."""
-    return game_id == sept_blasons.GAME_ID
+    """Whether the game is drawn as a live table yet (play.drawings)."""
+    return drawing_for(game_id) is not None
 
 
-def seat_table(access: StreamAccess, summary: GameSummary) -> sept_blasons.Table | None:
+def seat_table(access: StreamAccess, summary: GameSummary) -> Any | None:
     """The table as ``access.user`` may see it: their seat's view and legal moves (the public
     view for a spectator, an arbiter or staff), or None for a game not drawn yet."""
-    if not has_table(summary.game_id):
+    drawing = drawing_for(summary.game_id)
+    if drawing is None:
         return None
     seen = stream_view(access)
     names = [seat.name for seat in summary.seats]
-    drawn = sept_blasons.table_for(seen["view"], seen.get("legal_moves", []), names)
+    drawn = drawing.draw(seen["view"], seen.get("legal_moves", []), names)
     drawn.last_moves = last_moves(access, names)
-    return sept_blasons.add_result(drawn, summary.result, names)
+    return drawing.add_result(drawn, summary.result, names)
+
+
+def table_drawing(summary: GameSummary) -> Drawing | None:
+    """The game's drawing (its templates), or None for a game not drawn at the table yet."""
+    return drawing_for(summary.game_id)
 
 
 LAST_MOVES = 6

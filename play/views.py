@@ -33,6 +33,7 @@ def _context(access: StreamAccess) -> dict[str, Any]:
     return {
         "game": summary,
         "table": selectors.seat_table(access, summary),
+        "drawing": selectors.table_drawing(summary),
         "result_json": json.dumps(summary.result, sort_keys=True) if summary.result else "",
         # Sealed while the game runs; anyone who may see the game may check it once it ended.
         "revealed_seed": access.stream.seed if access.stream.is_finished else "",
@@ -53,6 +54,6 @@ def fragment(request: HttpRequest, stream: UUID) -> HttpResponse:
     context = _context(_access(request, stream))
     if context["table"] is None:
         raise Http404(gettext("This game has no live table yet."))
-    response = render(request, "play/sept_blasons/table.html", context)
+    response = render(request, context["drawing"].template, context)
     response["Cache-Control"] = "no-store"
     return response

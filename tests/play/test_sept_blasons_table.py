@@ -21,6 +21,7 @@ from events.models import Stream
 from events.services import stream_open
 from events.states import current_state
 from play import sept_blasons
+from play.drawings import DRAWINGS
 from tests.platform.test_me import text
 from tests.ratings.games import play_stream
 from tests.users import make_user
@@ -165,9 +166,9 @@ def drawn(state: Any, seat: int | None) -> str:
     legal = [] if seat is None else [m.to_json() for m in GAME.legal_moves(state, seat)]
     table = sept_blasons.table_for(GAME.view(state, seat), legal, names)
     game = {"game_id": "les-7-blasons", "stream_id": "00000000-0000-0000-0000-000000000000"}
-    return render_to_string(
-        "play/sept_blasons/table.html", {"game": {**game, "version": 1}, "table": table}
-    )
+    drawing = DRAWINGS["les-7-blasons"]
+    context = {"game": {**game, "version": 1}, "table": table, "drawing": drawing}
+    return render_to_string(drawing.template, context)
 
 
 def planted_state() -> Any:

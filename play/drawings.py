@@ -1,0 +1,46 @@
+"""The games drawn at the live table, and how each is drawn.
+
+One :class:`Drawing` per game: the function that turns the engine's view of one seat (or the
+public view) and that seat's legal moves into what the game's templates draw, the function that
+puts the final result on it, and the templates. The table page, its fragment, the socket's
+frames and the replay viewer all draw through :func:`drawing_for`, so a game added here is
+drawn everywhere at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from play import sept_blasons
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """How one game is drawn: ``draw(view, legal_moves, names)`` gives the template's ``table``;
+    ``add_result(table, result, names)`` adds the game-over panel's figures to it."""
+
+    game_id: str
+    draw: Callable[[dict[str, Any], list[dict[str, Any]], list[str]], Any]
+    add_result: Callable[[Any, dict[str, Any] | None, list[str]], Any]
+    template: str  # the table's root element (the fragment the page swaps)
+    title_template: str  # the tab's title: "Your turn — …" first when it is
+    # The static stylesheets of the table: the shared one, then the game's own if any.
+    stylesheets: tuple[str, ...] = ("play/table.css",)
+
+
+DRAWINGS: dict[str, Drawing] = {
+    sept_blasons.GAME_ID: Drawing(
+        game_id=sept_blasons.GAME_ID,
+        draw=sept_blasons.table_for,
+        add_result=sept_blasons.add_result,
+        template="play/sept_blasons/table.html",
+        title_template="play/sept_blasons/title.txt",
+    ),
+}
+
+
+def drawing_for(game_id: str) -> Drawing | None:
+    """The game's drawing, or None for a game not drawn at the table yet."""
+    return DRAWINGS.get(game_id)
