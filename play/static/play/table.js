@@ -1,6 +1,7 @@
 // The live table (play/templates/play/sept_blasons/table.html): moves sent to the game API,
 // the seat's own drawing fetched again after each commit the stream's socket announces.
 // The server draws everything; this module only sends clicks and swaps the drawn fragment.
+import { handleChoiceClick, initGroups } from "./choices.js";
 
 const ROOT = "[data-stream]";
 let sending = false;
@@ -49,6 +50,7 @@ async function refresh() {
   const live = root();
   if (Number(fresh.dataset.version) < Number(live.dataset.version)) return;
   live.replaceWith(fresh);
+  initGroups(fresh);
   document.title = fresh.dataset.title || document.title;
 }
 
@@ -88,6 +90,7 @@ async function send(button) {
 }
 
 document.addEventListener("click", (event) => {
+  if (handleChoiceClick(event)) return;
   const button = event.target.closest("[data-move]");
   if (button && !button.disabled && root().contains(button)) send(button);
 });
@@ -115,6 +118,7 @@ function connect() {
 }
 
 if (root()) {
+  initGroups(root());
   document.title = root().dataset.title || document.title;
   // A finished game does not change any more: no socket for it.
   if (!root().querySelector("[data-result]")) connect();
