@@ -129,7 +129,7 @@ def test_the_database_refuses_to_delete_or_truncate_streams(finished: Stream) ->
     "statement",
     [
         "UPDATE ratings_ratingchange SET mu_after = mu_after + 10 WHERE stream_id = %s",
-        "UPDATE ratings_ratingchange SET current = false, rank = 1 WHERE stream_id = %s",
+        "UPDATE ratings_ratingchange SET current = false, rank = rank + 1 WHERE stream_id = %s",
         "UPDATE ratings_ratingchange SET sequence = sequence + 1 WHERE stream_id = %s",
         "DELETE FROM ratings_ratingchange WHERE stream_id = %s",
     ],
