@@ -472,3 +472,17 @@ def test_the_card_just_played_is_outlined_in_the_trick() -> None:
     trick = re.search(r'<ol class="trick">(.*?)</ol>', html, flags=re.S)
     assert trick is not None
     assert len(re.findall(r"<li data-changed", trick.group(1))) == 1
+
+
+def test_the_replay_speaks_french() -> None:
+    stream, users = open_game(5, tag="-fr")
+    client = Client(headers={"Accept-Language": "fr"})
+    client.force_login(users[0])
+    html = client.get(reverse("play:replay", args=[stream.pk]), {"move": 3}).content.decode()
+    seq = replay_root(html)["seq"]
+    words = htmllib.unescape(text(html))
+    assert f"Coup 3 sur 5 — événement {seq}" in words
+    assert "Votre vue" in words
+    assert "Chaîne de hachage" in words
+    refused = client.get(reverse("play:replay", args=[stream.pk]), {"move": 9})
+    assert "il n'y a pas de coup 9" in htmllib.unescape(refused.content.decode())
