@@ -21,7 +21,7 @@ from engine.core.replay import SetupRecord
 from engine.core.replay import replay as replay_log
 from engine.sept_blasons.cards import STANDARD
 from events.models import Event, Stream
-from events.services import stream_open
+from events.services import stream_continue_from, stream_open
 from play import replay as replays
 from play.drawings import DRAWINGS, Drawing
 from tests.events import toy_game
@@ -486,3 +486,23 @@ def test_the_replay_speaks_french() -> None:
     assert "Chaîne de hachage" in words
     refused = client.get(reverse("play:replay", args=[stream.pk]), {"move": 9})
     assert "il n'y a pas de coup 9" in htmllib.unescape(refused.content.decode())
+
+
+def test_a_continued_game_replays_with_its_reshuffle_after_the_move_it_continues_from() -> None:
+    """A game continued by a "replay from move n" ruling holds the old game's first n moves,
+    then the reshuffle of what nobody has seen: the reshuffle is an event of move n's step, and
+    moves keep their numbers (move 3 is the old game's move 3)."""
+    old, _ = open_game(None, tag="-old")
+    new = stream_continue_from(stream_id=old.pk, after_move=3)
+    new = play_stream(new, stop_after=2)
+    arbiter = make_user("continuing-arbiter", groups=("arbiters",))
+    at_three = page(new, arbiter, move=3)
+    assert "After this move" in text(at_three)
+    assert "shuffled again" in text(at_three)
+    reshuffle = new.events.get(type="UnseenReshuffled")
+    assert f"event {reshuffle.seq}:" in text(at_three)
+    old_three = page(old, arbiter, move=3)
+    assert hands(at_three) == hands(old_three)  # the same moves, the same hands
+    later = page(new, arbiter, move=5)
+    assert replay_root(later)["moves"] == "5"
+    assert "Intact up to this step" in text(later)
