@@ -108,16 +108,16 @@ def test_move_n_is_the_nth_move_and_the_page_names_its_event() -> None:
     for move in (0, 1, 5, 12):
         html = page(stream, users[0], move=move)
         root = replay_root(html)
-        assert root["move"] == str(move)
-        assert root["moves"] == "12"
+        assert root["replay-move"] == str(move)
+        assert root["replay-moves"] == "12"
         seq = 1 if move == 0 else seqs[move - 1]
-        assert root["seq"] == str(seq)
+        assert root["replay-seq"] == str(seq)
         if move:
             assert f"Move {move} of 12 — event {seq}" in text(html)
         else:
             assert "The deal (move 0 of 12) — event 1" in text(html)
     # Without ?move the replay opens at the last move.
-    assert replay_root(page(stream, users[0]))["move"] == "12"
+    assert replay_root(page(stream, users[0]))["replay-move"] == "12"
 
 
 def test_the_step_links_go_one_move_either_way_and_to_the_ends() -> None:
@@ -197,6 +197,7 @@ def test_a_player_sees_only_their_own_hand_while_the_game_runs(move: int) -> Non
         assert replay_root(html)["sight"] == "seat"
         assert "Your view" in text(html)
         assert stream.seed not in html
+        assert "data-move=" not in html  # nothing is played from a replay
     spectator = page(stream, None, move=move)
     assert boards(spectator) == [""]
     assert hands(spectator) == []
@@ -222,7 +223,7 @@ def test_after_the_end_everyone_sees_every_hand_and_the_last_step_the_result() -
         assert hands(html) == [hand_of(state, seat) for seat in range(3)]
         assert "Every hand is shown" in text(html)
         last = page(stream, viewer)
-        assert replay_root(last)["move"] == str(moves)
+        assert replay_root(last)["replay-move"] == str(moves)
         assert "data-result=" in last
         assert stream.seed in last  # revealed at the end, on the final step only
         assert stream.seed not in html
@@ -292,7 +293,7 @@ def test_mark_changed_marks_only_the_named_seats() -> None:
 def test_the_chain_is_intact_up_to_the_step_and_the_game_verifies() -> None:
     stream, users = open_game(7, tag="-chain")
     html = page(stream, users[0], move=4)
-    seq = replay_root(html)["seq"]
+    seq = replay_root(html)["replay-seq"]
     assert f"Intact up to this step: events 1 to {seq} each link" in text(html)
     assert "The game so far verifies" in text(html)
     assert Event.objects.get(stream=stream, seq=int(seq)).hash in html
@@ -479,7 +480,7 @@ def test_the_replay_speaks_french() -> None:
     client = Client(headers={"Accept-Language": "fr"})
     client.force_login(users[0])
     html = client.get(reverse("play:replay", args=[stream.pk]), {"move": 3}).content.decode()
-    seq = replay_root(html)["seq"]
+    seq = replay_root(html)["replay-seq"]
     words = htmllib.unescape(text(html))
     assert f"Coup 3 sur 5 — événement {seq}" in words
     assert "Votre vue" in words
@@ -504,5 +505,5 @@ def test_a_continued_game_replays_with_its_reshuffle_after_the_move_it_continues
     old_three = page(old, arbiter, move=3)
     assert hands(at_three) == hands(old_three)  # the same moves, the same hands
     later = page(new, arbiter, move=5)
-    assert replay_root(later)["moves"] == "5"
+    assert replay_root(later)["replay-moves"] == "5"
     assert "Intact up to this step" in text(later)

@@ -50,14 +50,14 @@ SLICE = 1600
 
 
 def shown_move(page: Any) -> int:
-    return int(page.get_attribute("[data-replay]", "data-move"))
+    return int(page.get_attribute("[data-replay]", "data-replay-move"))
 
 
 def press(page: Any, key: str, expected: int) -> None:
     """Press ``key`` and wait for the replay to show move ``expected``."""
     page.keyboard.press(key)
     page.wait_for_function(
-        f"() => document.querySelector('[data-replay]')?.dataset.move === '{expected}'",
+        f"() => document.querySelector('[data-replay]')?.dataset.replayMove === '{expected}'",
         timeout=15_000,
     )
 
@@ -87,6 +87,7 @@ def test_an_arbiter_steps_through_a_finished_game_with_the_keyboard(
                     cards.count()
                 )
             assert page.locator(".step-words").inner_text().strip() != ""
+            assert page.locator("[data-move]").count() == 0  # nothing is played from a replay
             assert page.locator("[data-changed]").count() >= 2  # the words and a seat
         assert "Omniscient" in page.locator(".replay-sight").inner_text() or (
             "Every hand is shown" in page.locator(".replay-sight").inner_text()
@@ -106,7 +107,8 @@ def test_an_arbiter_steps_through_a_finished_game_with_the_keyboard(
             "(slider) => { slider.value = '7'; slider.dispatchEvent(new Event('change')); }",
         )
         page.wait_for_function(
-            "() => document.querySelector('[data-replay]')?.dataset.move === '7'", timeout=15_000
+            "() => document.querySelector('[data-replay]')?.dataset.replayMove === '7'",
+            timeout=15_000,
         )
         assert page.locator(".replay-where").inner_text().startswith("Move 7 of")
     finally:

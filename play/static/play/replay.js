@@ -37,7 +37,7 @@ if (replay) {
     if (button) button.hidden = true; // the slider goes there itself
     slider.addEventListener("input", () => { if (shown) shown.textContent = slider.value; });
     slider.addEventListener("change", () => {
-      if (Number(slider.value) !== Number(replay.dataset.move)) go(slider.value);
+      if (Number(slider.value) !== Number(replay.dataset.replayMove)) go(slider.value);
     });
   }
 }
