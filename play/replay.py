@@ -446,8 +446,9 @@ def mark_changed(html: str, seats: Iterable[int]) -> str:
 
 
 _LEAF_ITEM = re.compile(r"<li\b(?:(?!<li\b).)*?</li>", flags=re.DOTALL)
-# What a list item belongs to: the last heading or seat's part (data-player-seat) before it.
-_PLACE = re.compile(r'<h[1-6]\b[^>]*>(.*?)</h[1-6]>|data-player-seat="(\d+)"', flags=re.DOTALL)
+# What a list item belongs to: the section (the last h2 before it) and, within it, the seat's
+# part (data-player-seat); a seat's own headings (its name, "to play") change between moves.
+_PLACE = re.compile(r'<h2\b[^>]*>(.*?)</h2>|data-player-seat="(\d+)"', flags=re.DOTALL)
 
 
 def mark_new_items(html: str, before: str) -> str:
@@ -469,7 +470,14 @@ def mark_new_items(html: str, before: str) -> str:
 
 
 def _places(html: str) -> list[tuple[int, str]]:
-    return [(m.start(), m.group(2) or _squeeze(m.group(1))) for m in _PLACE.finditer(html)]
+    places, section = [], ""
+    for found in _PLACE.finditer(html):
+        if found.group(2) is None:
+            section = _squeeze(found.group(1))
+            places.append((found.start(), section))
+        else:
+            places.append((found.start(), f"{section}|seat {found.group(2)}"))
+    return places
 
 
 def _place_at(places: list[tuple[int, str]], position: int) -> str:

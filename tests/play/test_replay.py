@@ -460,6 +460,10 @@ def test_a_new_item_is_told_by_where_it_stands() -> None:
     assert marked == after.replace('seat="1"><li>', 'seat="1"><li data-changed>')
     moved = '<ul data-player-seat="0"></ul><ul data-player-seat="1"><li>Aubigny</li></ul>'
     assert replays.mark_new_items(moved, before) == moved.replace("<li>", "<li data-changed>")
+    # A seat's own heading changing ("to play") does not make its tokens new.
+    seat = '<div data-player-seat="0"><h3>Ann{}</h3><ul><li>down</li></ul></div>'
+    turn = seat.format(" <span>to play</span>")
+    assert replays.mark_new_items(turn, seat.format("")) == turn
 
 
 def test_the_card_just_played_is_outlined_in_the_trick() -> None:

@@ -156,3 +156,25 @@ def test_a_player_sees_only_their_own_hand_until_the_game_is_over(
         for opened in (page, spectator):
             opened.context.close()
     assert browser_problems.unexpected() == []
+
+
+def test_the_replay_fits_a_phone_in_french(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """French sentences run longer: the omniscient replay of a running game, in French, still
+    fits 390 px."""
+    users = [make_user(name) for name in ("Gaëlle", "Hippolyte", "Iseult")]
+    stream = play_stream(stream_open(game_id="les-7-blasons", seats=users), stop_after=14)
+    arbiter = make_user("Arbitre-fr", groups=("arbiters",))
+    page = context_for(browser, asgi_server, browser_problems, arbiter)
+    page.set_extra_http_headers({"Accept-Language": "fr"})
+    try:
+        page.goto(reverse("play:replay", args=[stream.pk]) + "?move=12")
+        assert page.locator(".replay-where").inner_text().startswith("Coup 12 sur 14")
+        assert "Rejeu omniscient" in page.locator(".replay-sight").inner_text()
+        assert page.locator(".replay-board .hand").count() == 3
+        fits(page)
+        shot(page, "replay-arbiter-running-fr")
+    finally:
+        page.context.close()
+    assert browser_problems.unexpected() == []
