@@ -360,8 +360,27 @@ def stream_verify(stream: Stream) -> dict[str, Any]:
     }
 
 
+def stream_moves(stream: Stream) -> int:
+    """How many moves the stream holds: move n is its n-th ``MoveMade`` event (move 0 is the
+    deal), as the replay, the audit, the disputes and "replay from move n" count them."""
+    return Event.objects.filter(stream=stream, type=EventType.MOVE_MADE).count()
+
+
+def move_seq(stream: Stream, move: int) -> int:
+    """The seq of move ``move``'s event (1, ``GameCreated``, for move 0); the caller checks that
+    the stream has that many moves (:func:`stream_moves`)."""
+    if move == 0:
+        return 1
+    seqs = Event.objects.filter(stream=stream, type=EventType.MOVE_MADE).order_by("seq")
+    return int(seqs.values_list("seq", flat=True)[move - 1])
+
+
 def stream_audit(stream: Stream, *, at: int) -> dict[str, Any]:
     """The full state after event ``at``, that event in words, and the chain's health up to it.
+
+    ``at`` is an event's seq; ``move`` in the answer is the move it belongs to (the number of
+    moves up to it, 0 for the deal) and ``moves`` the stream's number of moves, since people
+    count moves: the n-th move's event is :func:`move_seq`.
 
     When the log does not replay up to ``at`` (a tampered or broken record), ``state`` is None
     and ``replay_error`` says which step failed and why.
@@ -371,6 +390,8 @@ def stream_audit(stream: Stream, *, at: int) -> dict[str, Any]:
     game = game_of(stream)
     audit: dict[str, Any] = {
         "at": at,
+        "move": sum(1 for e in events if e.type == EventType.MOVE_MADE),
+        "moves": stream_moves(stream),
         "event": event_json(event, full=True, stream=stream),
         "text": describe_event(event, game, names=seat_names(stream.pk)),
         "hash_ok": check_hash_chain(stream, events).ok,

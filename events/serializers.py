@@ -106,7 +106,11 @@ class MoveAppendOutcomeSerializer(serializers.Serializer):
 
 
 class AuditSerializer(serializers.Serializer):
-    at = serializers.IntegerField()
+    at = serializers.IntegerField(help_text="the event's seq")
+    move = serializers.IntegerField(
+        help_text="the move this event belongs to: the number of moves up to it (0: the deal)"
+    )
+    moves = serializers.IntegerField(help_text="how many moves the stream holds")
     event = EventSerializer()
     text = serializers.CharField()
     state = serializers.DictField(allow_null=True, help_text="the full state, seed included")

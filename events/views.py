@@ -30,6 +30,7 @@ from events.access import (
     seat_of,
 )
 from events.errors import engine_refusals
+from events.models import Stream
 from events.services import stream_append_move, stream_open
 from events.throttling import MoveThrottle, ReplayThrottle
 from herald.api import ApiError, query_int
@@ -234,12 +235,23 @@ class EventListView(StreamAPIView):
 
 
 class AuditView(StreamAPIView):
-    """The full state after event ``at``, that event in words, and the chain's health to it."""
+    """The full state after event ``at`` (or after move ``move``), that event in words, which
+    move it belongs to, and the chain's health up to it."""
 
     throttle_classes = [ReplayThrottle]  # each call replays the game up to ``at``
 
     @extend_schema(
-        parameters=[OpenApiParameter("at", int, required=True, description="an event's seq")],
+        parameters=[
+            OpenApiParameter(
+                "at", int, required=False, description="an event's seq (give it or 'move')"
+            ),
+            OpenApiParameter(
+                "move",
+                int,
+                required=False,
+                description="a move number: the n-th move, 0 for the deal (give it or 'at')",
+            ),
+        ],
         responses=_responses(serializers.AuditSerializer, 400, 403, 404),
     )
     def get(self, request: Request, stream_id: str) -> Response:
@@ -248,20 +260,46 @@ class AuditView(StreamAPIView):
             access.sees_everything,
             gettext("only arbiters and staff audit a game before it is over"),
         )
-        at = query_int(request, "at", maximum=MAX_VERSION)
-        if at is None:
-            raise ApiError(
-                400, "invalid", gettext("the query parameter 'at' (an event's seq) is required")
-            )
-        if not 1 <= at <= access.stream.version:
+        at = _audited_seq(request, access.stream)
+        return Response(selectors.stream_audit(access.stream, at=at))
+
+
+def _audited_seq(request: Request, stream: Stream) -> int:
+    """The seq the audit is asked about: ``at`` itself, or the event of move ``move``."""
+    at = query_int(request, "at", maximum=MAX_VERSION)
+    move = query_int(request, "move", maximum=MAX_VERSION)
+    if at is not None and move is not None:
+        raise ApiError(
+            400,
+            "invalid",
+            gettext("give either 'at' (an event's seq) or 'move' (a move number), not both"),
+        )
+    if move is not None:
+        moves = selectors.stream_moves(stream)
+        if move > moves:
             raise ApiError(
                 400,
                 "invalid",
-                gettext("'at' must be between 1 and {version}").format(
-                    version=access.stream.version
+                gettext("'move' must be between 0 and {moves}: the game has {moves} moves").format(
+                    moves=moves
                 ),
             )
-        return Response(selectors.stream_audit(access.stream, at=at))
+        return selectors.move_seq(stream, move)
+    if at is None:
+        raise ApiError(
+            400,
+            "invalid",
+            gettext(
+                "the query parameter 'at' (an event's seq) or 'move' (a move number) is required"
+            ),
+        )
+    if not 1 <= at <= stream.version:
+        raise ApiError(
+            400,
+            "invalid",
+            gettext("'at' must be between 1 and {version}").format(version=stream.version),
+        )
+    return at
 
 
 class VerifyView(StreamAPIView):

@@ -28,6 +28,9 @@ class Drawing:
     title_template: str  # the tab's title: "Your turn — …" first when it is
     # The static stylesheets of the table: the shared one, then the game's own if any.
     stylesheets: tuple[str, ...] = ("play/table.css",)
+    # The replay's words for an effect's details (what was drawn, dealt, shuffled):
+    # ``effect_words(kind, data, names)``; None (or a None answer) shows the values plainly.
+    effect_words: Callable[[str, dict[str, Any], list[str]], str | None] | None = None
 
 
 DRAWINGS: dict[str, Drawing] = {
@@ -37,6 +40,7 @@ DRAWINGS: dict[str, Drawing] = {
         add_result=sept_blasons.add_result,
         template="play/sept_blasons/table.html",
         title_template="play/sept_blasons/title.txt",
+        effect_words=sept_blasons.effect_words,
     ),
 }
 

@@ -409,3 +409,48 @@ def _token_targets(moves: list[dict[str, Any]]) -> dict[tuple[int, int], dict[st
 
 def _rank_of(character: str) -> int:
     return NAMES.index(character) if character in NAMES else -1
+
+
+# -- the replay's words for effects' details --------------------------------------------------
+
+#: Keys of the engine's effect data that name a seat, a blason colour (or a list of them, by
+#: the edition's index), or hold one number per seat.
+SEAT_KEYS = frozenset({"leader", "seat"})
+COLOUR_KEYS = frozenset({"colour", "order", "face_up"})
+PER_SEAT_KEYS = frozenset({"scores", "totals"})
+
+
+def effect_labels() -> dict[str, str]:
+    """The effect data's keys in the viewer's language."""
+    return {
+        "leader": gettext("leads"),
+        "seat": gettext("player"),
+        "colour": gettext("colour"),
+        "order": gettext("order"),
+        "face_up": gettext("turned up"),
+        "scores": gettext("scores"),
+        "totals": gettext("totals"),
+    }
+
+
+def effect_words(kind: str, data: dict[str, Any], names: list[str]) -> str | None:
+    """An effect's details in words for the replay (play.drawings): seats by the players' names,
+    colours by the houses' names, per-seat numbers with the names."""
+    labels = effect_labels()
+    parts = []
+    for key, value in data.items():
+        parts.append(f"{labels.get(key, key)}: {_effect_value(key, value, names)}")
+    return " · ".join(parts)
+
+
+def _effect_value(key: str, value: Any, names: list[str]) -> str:
+    if key in SEAT_KEYS and isinstance(value, int):
+        return _name(names, value)
+    if key in COLOUR_KEYS:
+        colours = value if isinstance(value, list) else [value]
+        return ", ".join(
+            _edition_colour(c) or str(c) if isinstance(c, int) else str(c) for c in colours
+        )
+    if key in PER_SEAT_KEYS and isinstance(value, list):
+        return ", ".join(f"{_name(names, seat)} {v}" for seat, v in enumerate(value))
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)

@@ -1,4 +1,5 @@
-"""The game pages (mounted at /games/): url names ``play:table`` and ``play:fragment``."""
+"""The game pages (mounted at /games/): url names ``play:table``, ``play:fragment``
+and ``play:replay``."""
 
 from django.urls import URLPattern, path
 
@@ -9,4 +10,5 @@ app_name = "play"
 urlpatterns: list[URLPattern] = [
     path("<uuid:stream>/", views.table, name="table"),
     path("<uuid:stream>/fragment", views.fragment, name="fragment"),
+    path("<uuid:stream>/replay", views.replay, name="replay"),
 ]

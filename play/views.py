@@ -8,11 +8,15 @@ from uuid import UUID
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from events.access import StreamAccess, access_stream_for_user
 from events.errors import StreamNotFound
+from herald.account_views import refusal
+from herald.params import BadNumber
+from play import replay as replays
 from play import selectors
 
 
@@ -57,3 +61,49 @@ def fragment(request: HttpRequest, stream: UUID) -> HttpResponse:
     response = render(request, context["drawing"].template, context)
     response["Cache-Control"] = "no-store"
     return response
+
+
+@require_GET
+def replay(request: HttpRequest, stream: UUID) -> HttpResponse:
+    """The replay viewer: the game drawn as at the table after move ``?move=n`` (the last move
+    when absent), as the one who opens it may see it (play.replay), with the step in words,
+    its chance outcomes and the hash chain's health. A bad ``n`` is a 400 or a 404 that says
+    which moves the game has."""
+    access = _access(request, stream)
+    summary = selectors.game_summary(access)
+    drawing = selectors.table_drawing(summary)
+    if drawing is None:
+        detail = gettext("The replay draws the table of the games drawn at the live table only.")
+        return refusal(request, gettext("No replay for this game yet"), detail, status=404)
+    moves = replays.moves_of(access)
+    try:
+        move = replays.requested_move(request.GET.get("move"), moves=moves)
+    except BadNumber as exc:
+        return refusal(request, gettext("No such move"), str(exc), status=400)
+    except replays.MoveOutOfRange as exc:
+        return refusal(request, gettext("No such move"), exc.detail, status=404)
+    step = replays.replay_step(access, summary, drawing, move=move)
+    for board in step.boards:
+        context = {**_board_context(access, board), "drawing": drawing}
+        drawn = render_to_string(drawing.template, context, request=request)
+        if board.before is not None:
+            before = render_to_string(
+                drawing.template, {**context, "table": board.before}, request=request
+            )
+            drawn = replays.mark_new_items(drawn, before)
+        board.html = replays.mark_changed(drawn, step.affected)
+    context = {"game": summary, "drawing": drawing, "step": step}
+    return render(request, "play/replay.html", context)
+
+
+def _board_context(access: StreamAccess, board: replays.Board) -> dict[str, Any]:
+    """The drawing's context for one view of the replay: the seed and the result's JSON on the
+    step that ends the game only (the drawing shows them on its game-over panel)."""
+    final = board.game.finished
+    result = board.game.result if final else None
+    return {
+        "game": board.game,
+        "table": board.table,
+        "result_json": json.dumps(result, sort_keys=True) if result else "",
+        "revealed_seed": access.stream.seed if final and access.stream.is_finished else "",
+    }
