@@ -47,7 +47,7 @@ POWERS: tuple[str | None, ...] = (
     None,
     None,
 )
-RELIGIEUX = 4
+MALANDRIN, RELIGIEUX = 0, 4
 
 
 def colour_class(colour: str | None) -> str:
@@ -341,10 +341,15 @@ def decision_words(view: dict[str, Any], names: list[str]) -> str:
 
 
 def _second_step(view: dict[str, Any], names: list[str]) -> str:
-    """After the religieux's or the intendant's first step: the token chosen and what the
-    second step asks ("" before it)."""
+    """What the power in use asks on the table: the malandrin's choice among the trick's cards;
+    after the religieux's or the intendant's first step, the token chosen and what the second
+    step asks ("" otherwise)."""
     chosen = view.get("chosen_token")
     card = _resolving(view)
+    if card is not None and card["character"] == NAMES[MALANDRIN]:
+        return " " + gettext(
+            "Click a card of the trick: take its value, or the power of a card played after it."
+        )
     if chosen is None or card is None:
         return ""
     words = {"token": _token_words(view, names, chosen["seat"], chosen["slot"])}

@@ -178,7 +178,7 @@ def check_game_over(table: Table) -> None:
         page.wait_for_selector("[data-result]", timeout=15_000)
         assert version_of(page) == stream.version
         assert json.loads(page.get_attribute("[data-result]", "data-result")) == result
-        totals = page.locator(".final-scores tbody tr td:last-child").all_inner_texts()
+        totals = page.locator(".final-scores tbody .final-total").all_inner_texts()
         assert [float(t) for t in totals] == [result["scores"][s] for s in expected]
         assert page.locator(ENABLED_MOVE).count() == 0
         fits(page)

@@ -147,10 +147,18 @@ def test_a_finished_game_shows_final_scores_ranks_and_its_result() -> None:
     assert offered(html) == []
     final = re.search(r'<table class="final-scores">.*?<tbody>(.*?)</tbody>', html, flags=re.S)
     assert final is not None
-    rows = [text(r).split() for r in re.findall(r"<tr[^>]*>(.*?)</tr>", final.group(1), re.S)]
+    rows = [
+        [
+            text(cell).split()[0]
+            for cell in re.findall(
+                r'<td class="[^"]*final-(?:rank|name|total)">(.*?)</td>', row, re.S
+            )
+        ]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", final.group(1), re.S)
+    ]
     ranks, scores = stream.result["ranks"], stream.result["scores"]
     expected = sorted(range(3), key=lambda s: (ranks[s], s))
-    assert [(int(r[0]), r[1], float(r[-1])) for r in rows] == [
+    assert [(int(r[0]), r[1], float(r[2])) for r in rows] == [
         (ranks[s], users[s].get_username(), scores[s]) for s in expected
     ]
     assert "The game is over." in text(html)
