@@ -335,6 +335,12 @@ def decision_words(view: dict[str, Any], names: list[str]) -> str:
         if mine:
             return gettext("you won the trick: take a free action.")
         return gettext("%(name)s won the trick and takes a free action.") % words
+    card = _bourgeoisie(view["players"][to_act[0]], view["options"]["variants"])
+    if card is not None:
+        words.update(card=card["name"], effects=gettext("; or ").join(card["effects"]))
+        if mine:
+            return gettext("use your bourgeoisie card (%(card)s): %(effects)s.") % words
+        return gettext("%(name)s uses a bourgeoisie card (%(card)s): %(effects)s.") % words
     if mine:
         return gettext("use your bourgeoisie card.")
     return gettext("%(name)s uses a bourgeoisie card.") % words

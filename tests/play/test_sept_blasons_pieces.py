@@ -358,3 +358,15 @@ def test_a_running_game_says_nothing_of_verification() -> None:
     html = page(stream, users[0])
     assert "data-verification" not in html
     assert "Verif" not in text(html)
+
+
+def test_the_bourgeoisie_turn_says_what_the_card_allows() -> None:
+    state, seat = walk_until(
+        lambda s, legal: s.phase == "bourgeoisie", variants=[1, 3], seed="activate"
+    )
+    card = sept_blasons.bourgeoisie_names()[GAME.bourgeoisie_card(state, seat).name]
+    mine = htmllib.unescape(text(drawn(state, seat)))
+    assert f"Your turn — use your bourgeoisie card ({card}): look at" in mine
+    assert "; or look at" in mine  # variants 1 and 3: tricks, or tokens
+    watching = htmllib.unescape(text(drawn(state, None)))
+    assert f"{NAMES[seat]} uses a bourgeoisie card ({card}): look at" in watching
