@@ -18,6 +18,7 @@ import pytest
 from django.template.loader import render_to_string
 
 import engine
+from engine.sept_blasons import testing
 from events.models import Stream
 from play import sept_blasons
 from play.drawings import DRAWINGS
@@ -37,6 +38,7 @@ from tests.play.test_sept_blasons_table import (
 GAME = engine.get("les-7-blasons")
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
 ROCHEBRUNE = 6
+ZERO = "00000000-0000-0000-0000-000000000000"
 
 
 def drawn(state: Any, seat: int | None, *, finished: bool = False) -> str:
@@ -370,3 +372,41 @@ def test_the_bourgeoisie_turn_says_what_the_card_allows() -> None:
     assert "; or look at" in mine  # variants 1 and 3: tricks, or tokens
     watching = htmllib.unescape(text(drawn(state, None)))
     assert f"{NAMES[seat]} uses a bourgeoisie card ({card}): look at" in watching
+
+
+# -- planted markers over whole games --------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "variants"), [(3, [1, 2, 3, 4]), (5, [1, 4]), (4, [3])])
+def test_planted_markers_never_reach_the_drawing_through_whole_games(
+    players: int, variants: list[int]
+) -> None:
+    """Along whole random games, every few steps and at the end, for each seat and a
+    spectator: the engine's markers planted in all that viewer may not see (other hands,
+    face-down colours it did not consult, tricks it may not look at, the draw pile) never
+    reach the drawing made from its view (and the seat's real legal moves)."""
+    state = GAME.new_game(players=players, seed=f"plant-{variants}", options={"variants": variants})
+    chooser = random.Random(f"plant-{variants}")
+    checked = 0
+    while True:
+        seats = GAME.to_act(state)
+        if state.step % 5 == 0 or not seats:
+            for viewer in (None, *range(players)):
+                planted = GAME.clone(state)
+                markers = testing.plant_hidden_markers(planted, viewer)
+                legal = [] if viewer is None else GAME.legal_moves(state, viewer)
+                table = sept_blasons.table_for(
+                    GAME.view(planted, viewer), [m.to_json() for m in legal], NAMES[:players]
+                )
+                html = render_to_string(
+                    DRAWINGS["les-7-blasons"].template,
+                    {"game": {"game_id": "x", "stream_id": ZERO, "version": 1}, "table": table,
+                     "drawing": DRAWINGS["les-7-blasons"]},
+                )  # fmt: skip
+                assert not [m for m in markers if m in html], (viewer, state.step)
+                checked += len(markers)
+        if not seats:
+            break
+        legal = GAME.legal_moves(state, seats[0])
+        state = GAME.apply(state, seats[0], legal[chooser.randrange(len(legal))])
+    assert checked > 1000
