@@ -330,6 +330,8 @@ def decision_words(view: dict[str, Any], names: list[str]) -> str:
             return gettext("use the power of %(owner)s's %(character)s.") % words + _second_step(
                 view, names
             )
+        if card is not None and card["seat"] == to_act[0]:
+            return gettext("%(name)s uses the power of their %(character)s.") % words
         return gettext("%(name)s uses the power of %(owner)s's %(character)s.") % words
     if phase == "free":
         if mine:
@@ -528,8 +530,10 @@ def _in_trick(
     """A card of the trick in play, with the malandrin's choices aimed at it (value, power)."""
     rank = _rank_of(card["character"])
     steals = [control(("steal", card["position"], mode)) for mode in ("value", "power")]
+    resolving = _resolving(view) if view["phase"] == "power" else None
     return {
         **card,
+        "resolving": resolving is not None and resolving["position"] == card["position"],
         "name": _name(names, card["seat"]),
         "colour_class": colour_class(card["colour"]),
         "power": _power(rank, variants),

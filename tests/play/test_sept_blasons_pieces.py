@@ -410,3 +410,21 @@ def test_planted_markers_never_reach_the_drawing_through_whole_games(
         legal = GAME.legal_moves(state, seats[0])
         state = GAME.apply(state, seats[0], legal[chooser.randrange(len(legal))])
     assert checked > 1000
+
+
+def test_the_card_whose_power_is_used_is_marked_and_its_user_named() -> None:
+    state, seat = walk_until(lambda s, legal: s.phase == "power", seed="marked")
+    card = state.trick[state.resolving]
+    html = drawn(state, None)
+    trick = re.search(r'<ol class="trick">(.*?)</ol>', html, re.S)
+    assert trick is not None
+    classes = re.findall(r'<li class="card ([^"]*)">', trick.group(1))
+    assert ["card-resolving" in c for c in classes] == [
+        c.position == card.position for c in state.trick
+    ]
+    words = htmllib.unescape(text(html))
+    character = sept_blasons.NAMES[card.rank]
+    if card.seat == seat:
+        assert f"{NAMES[seat]} uses the power of their {character}." in words
+    else:
+        assert f"{NAMES[seat]} uses the power of {NAMES[card.seat]}'s {character}." in words
