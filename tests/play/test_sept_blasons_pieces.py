@@ -311,7 +311,7 @@ def test_the_final_scores_say_how_each_round_was_counted() -> None:
     for lines in GAME.view(state, 1)["round_lines"]:
         for line in lines:
             if line["tokens"]:
-                assert f"{line['colour']}: {line['card_points']} × {line['tokens']}" in words
+                assert f"{line['colour']} {line['card_points']} × {line['tokens']}" in words
 
 
 def test_shared_ranks_are_marked_tied() -> None:
