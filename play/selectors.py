@@ -18,6 +18,7 @@ from events.selectors import stream_events, stream_view
 from events.states import game_of
 from herald.texts import render
 from play.drawings import Drawing, drawing_for
+from ratings.selectors import stream_verification
 from tournaments import selectors as tournaments
 
 
@@ -118,6 +119,22 @@ def seat_table(access: StreamAccess, summary: GameSummary) -> Any | None:
 def table_drawing(summary: GameSummary) -> Drawing | None:
     """The game's drawing (its templates), or None for a game not drawn at the table yet."""
     return drawing_for(summary.game_id)
+
+
+VERIFIED, VERIFICATION_FAILED, VERIFICATION_PENDING = "verified", "failed", "pending"
+
+
+def verification_status(stream: Any) -> str:
+    """Where the worker's verification of a finished game stands: "verified", "failed" or
+    "pending" (it has not run yet); "" for a game still in play. Read from the record the
+    verification worker writes (ratings.models.Verification), so "verified" means the worker
+    replayed the game and checked its chain, seed and result, not that the page asked."""
+    if not stream.is_finished:
+        return ""
+    verification = stream_verification(stream_id=stream.pk)
+    if verification is None:
+        return VERIFICATION_PENDING
+    return VERIFIED if verification.ok else VERIFICATION_FAILED
 
 
 LAST_MOVES = 6

@@ -47,7 +47,7 @@ POWERS: tuple[str | None, ...] = (
     None,
     None,
 )
-RELIGIEUX = 4
+MALANDRIN, RELIGIEUX = 0, 4
 
 
 def colour_class(colour: str | None) -> str:
@@ -83,12 +83,24 @@ class Player:
     tricks: int
     total: int
     tokens: list[dict[str, Any]]
-    bourgeoisie: str | None
+    bourgeoisie: dict[str, Any] | None
+    # The seat's tricks, one entry per trick won: its number, the cards when the viewer may
+    # see them (else None), and the control when a move consults it.
+    trick_piles: list[dict[str, Any]] = field(default_factory=list)
+    # The cards of the tricks the viewer sees, by colour, with each colour's card points.
+    by_colour: list[dict[str, Any]] = field(default_factory=list)
+    # Moves aimed at the player: the religieux's "move it here", variant 2's "take the card".
+    controls: list[Control] = field(default_factory=list)
 
     @property
     def face_down(self) -> int:
         """How many of the seat's tokens lie face down."""
         return sum(1 for token in self.tokens if token["face"] == "down")
+
+    @property
+    def tricks_shown(self) -> int:
+        """How many of the seat's tricks the viewer sees the cards of."""
+        return sum(1 for pile in self.trick_piles if pile["cards"] is not None)
 
 
 @dataclass
@@ -103,7 +115,7 @@ class Table:
     played: list[dict[str, Any]]
     hand: list[dict[str, Any]]
     pile_face_down: int
-    pile_face_up: list[dict[str, str]]
+    pile_face_up: list[dict[str, Any]]
     round_scores: list[list[int]]
     to_act_names: list[str]
     your_turn: bool
@@ -113,24 +125,62 @@ class Table:
     tie_break_rounds: int = 0
     legal_moves: list[dict[str, Any]] = field(default_factory=list)
     last_moves: list[str] = field(default_factory=list)
+    # The face-down stack of the draw pile, as a control when a move takes or turns from it.
+    pile_control: Control | None = None
+    set_aside: list[dict[str, Any]] = field(default_factory=list)
+    variants: list[str] = field(default_factory=list)  # the variants played, in words
+    # Per round, per seat (by seat): how the round was counted (engine view's round_lines).
+    round_lines: list[list[dict[str, Any]]] = field(default_factory=list)
+    rounds_played: int = 3  # the edition's rounds: a round after them is a tie-break
 
     @property
     def score_rows(self) -> list[dict[str, Any]]:
-        """Per player: the scores of the rounds played so far and the total."""
+        """Per player: each round played so far (its score and how it was counted) and the
+        total."""
         return [
             {
                 "name": p.name,
                 "mine": p.mine,
-                "rounds": [r[p.seat] for r in self.round_scores],
+                "rounds": [self.round_cell(r, p.seat) for r in range(len(self.round_scores))],
                 "total": p.total,
             }
             for p in self.players
         ]
 
+    def round_cell(self, round_index: int, seat: int) -> dict[str, Any]:
+        """One round's score of one seat with its count (colour, card points × tokens) when
+        the view gives it."""
+        cell: dict[str, Any] = {"score": self.round_scores[round_index][seat]}
+        if round_index < len(self.round_lines):
+            line = self.round_lines[round_index][seat]
+            cell.update(line, colour_class=colour_class(line["colour"]))
+        return cell
+
+    @property
+    def round_headings(self) -> list[dict[str, Any]]:
+        """The score table's columns: round n, or a tie-break round after the edition's."""
+        return [
+            {"number": n, "tie_break": n > self.rounds_played}
+            for n in range(1, len(self.round_scores) + 1)
+        ]
+
     @property
     def token_targets(self) -> int:
-        """How many tokens on the table carry a move now."""
+        """How many tokens in front of the players carry a move now."""
         return sum(1 for p in self.players for t in p.tokens if t.get("control"))
+
+    @property
+    def targets_on_table(self) -> int:
+        """How many things on the table (not the hand) carry a move now: tokens, the draw
+        pile, players, tricks, the cards of the trick in play."""
+        return (
+            self.token_targets
+            + (self.pile_control is not None)
+            + sum(1 for t in self.pile_face_up if t["control"])
+            + sum(len(p.controls) for p in self.players)
+            + sum(1 for p in self.players for pile in p.trick_piles if pile["control"])
+            + sum(len(card["steals"]) for card in self.played)
+        )
 
     @property
     def legal_moves_json(self) -> str:
@@ -273,72 +323,68 @@ def decision_words(view: dict[str, Any], names: list[str]) -> str:
         words["character"] = card["character"] if card else "?"
         words["owner"] = _name(names, card["seat"]) if card else "?"
         if mine and card is not None and card["seat"] == view["seat"]:
-            return gettext("use the power of your %(character)s.") % words
+            return gettext("use the power of your %(character)s.") % words + _second_step(
+                view, names
+            )
         if mine:
-            return gettext("use the power of %(owner)s's %(character)s.") % words
+            return gettext("use the power of %(owner)s's %(character)s.") % words + _second_step(
+                view, names
+            )
+        if card is not None and card["seat"] == to_act[0]:
+            return gettext("%(name)s uses the power of their %(character)s.") % words
         return gettext("%(name)s uses the power of %(owner)s's %(character)s.") % words
     if phase == "free":
         if mine:
             return gettext("you won the trick: take a free action.")
         return gettext("%(name)s won the trick and takes a free action.") % words
+    card = _bourgeoisie(view["players"][to_act[0]], view["options"]["variants"])
+    if card is not None:
+        words.update(card=card["name"], effects=gettext("; or ").join(card["effects"]))
+        if mine:
+            return gettext("use your bourgeoisie card (%(card)s): %(effects)s.") % words
+        return gettext("%(name)s uses a bourgeoisie card (%(card)s): %(effects)s.") % words
     if mine:
         return gettext("use your bourgeoisie card.")
     return gettext("%(name)s uses a bourgeoisie card.") % words
 
 
+def _second_step(view: dict[str, Any], names: list[str]) -> str:
+    """What the power in use asks on the table: the malandrin's choice among the trick's cards;
+    after the religieux's or the intendant's first step, the token chosen and what the second
+    step asks ("" otherwise)."""
+    chosen = view.get("chosen_token")
+    card = _resolving(view)
+    if card is not None and card["character"] == NAMES[MALANDRIN]:
+        return " " + gettext(
+            "Click a card of the trick: take its value, or the power of a card played after it."
+        )
+    if chosen is None or card is None:
+        return ""
+    words = {"token": _token_words(view, names, chosen["seat"], chosen["slot"])}
+    if card["character"] == NAMES[RELIGIEUX]:
+        return (
+            " " + gettext("Chosen: %(token)s. Now click the player whose game receives it.") % words
+        )
+    return " " + gettext("Chosen: %(token)s. Now click what it is exchanged with.") % words
+
+
 def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: list[str]) -> Table:
-    """The drawing of ``view`` (one seat's, or the public one) with the viewer's controls."""
+    """The drawing of ``view`` (one seat's, or the public one) with the viewer's controls: each
+    legal move sits on the object it acts on (a card, a token, the pile, a player, a trick)
+    when it is the only move there, and is a button in words otherwise."""
     viewer = view["seat"]
     variants = list(view["options"]["variants"])
-    to_act = list(view["to_act"])
-    players = [
-        Player(
-            seat=p["seat"],
-            name=_name(names, p["seat"]),
-            colour=p["colour"],
-            colour_class=colour_class(p["colour"]),
-            mine=p["seat"] == viewer,
-            leads=p["seat"] == view["leader"],
-            to_act=p["seat"] in to_act,
-            cards_in_hand=p["cards_in_hand"],
-            tricks=p["tricks"],
-            total=p["total"],
-            tokens=[{**t, "colour_class": colour_class(t.get("colour"))} for t in p["tokens"]],
-            bourgeoisie=p.get("bourgeoisie"),
-        )
-        for p in view["players"]
-    ]
-    played = [
-        {
-            **card,
-            "name": _name(names, card["seat"]),
-            "colour_class": colour_class(card["colour"]),
-            "power": _power(_rank_of(card["character"]), variants),
-        }
-        for card in view["current_trick"]
-    ]
-    plays = {
-        m["rank"]: m for m in legal_moves if m.get("type") == "play" and not m.get("bourgeoisie")
-    }
-    hand = [
-        {
-            **card,
-            "power": _power(card["rank"], variants),
-            "move": json.dumps(plays[card["rank"]], sort_keys=True)
-            if card["rank"] in plays
-            else "",
-        }
-        for card in view.get("hand", [])
-    ]
-    others = [m for m in legal_moves if not (m.get("type") == "play" and not m.get("bourgeoisie"))]
-    on_tokens = _token_targets(others)
-    for player in players:
-        for token in player.tokens:
-            move = on_tokens.get((player.seat, token["slot"]))
-            if move is not None:
-                token["control"] = Control(move_label(move, view, names), move)
-    placed = [id(m) for m in on_tokens.values()]
-    controls = [Control(move_label(m, view, names), m) for m in others if id(m) not in placed]
+    placed, loose = _placements(legal_moves)
+
+    def control(where: tuple[Any, ...]) -> Control | None:
+        move = placed.get(where)
+        return None if move is None else Control(move_label(move, view, names), move)
+
+    players = [_player(view, p, names, control) for p in view["players"]]
+    chosen = view.get("chosen_token")
+    if chosen is not None:
+        for token in players[chosen["seat"]].tokens:
+            token["chosen"] = token["slot"] == chosen["slot"]
     pile = view["pile"]
     return Table(
         viewer_seat=viewer,
@@ -346,22 +392,196 @@ def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: li
         trick=view["trick"],
         tricks_per_round=view["tricks_per_round"],
         players=players,
-        played=played,
-        hand=hand,
+        played=[_in_trick(card, view, names, variants, control) for card in view["current_trick"]],
+        hand=[_in_hand(card, variants, control) for card in view.get("hand", [])],
         pile_face_down=pile["face_down"],
-        pile_face_up=[{"colour": c, "colour_class": colour_class(c)} for c in pile["face_up"]],
+        pile_face_up=_pile_face_up(pile["face_up"], control),
+        pile_control=control(("pile", mv.FACE_DOWN)),
         round_scores=view["round_scores"],
-        to_act_names=[_name(names, s) for s in to_act],
-        your_turn=viewer is not None and viewer in to_act,
+        round_lines=view.get("round_lines", []),
+        rounds_played=STANDARD.rounds,
+        to_act_names=[_name(names, s) for s in view["to_act"]],
+        your_turn=viewer is not None and viewer in view["to_act"],
         decision=decision_words(view, names),
-        controls=controls,
+        controls=[Control(move_label(m, view, names), m) for m in loose],
         legal_moves=list(legal_moves),
+        set_aside=[_card_drawn(card) for card in view.get("set_aside", [])],
+        variants=[variant_words()[v] for v in sorted(variants) if v in variant_words()],
     )
 
 
+def variant_words() -> dict[int, str]:
+    """The variants in words, in the viewer's language."""
+    return {
+        1: gettext("1: the bourgeois consult (tricks)"),
+        2: gettext("2: the bourgeois help themselves (a card)"),
+        3: gettext("3: the bourgeois are curious (tokens)"),
+        4: gettext("4: the religieux is active (moves a token)"),
+    }
+
+
+def _player(view: dict[str, Any], shown: dict[str, Any], names: list[str], control: Any) -> Player:
+    """One seat as the viewer may see it, with the moves aimed at it, its tokens and tricks."""
+    seat = shown["seat"]
+    tokens = [
+        {
+            **t,
+            "colour_class": colour_class(t.get("colour")),
+            "control": control(("token", seat, t["slot"])),
+        }
+        for t in shown["tokens"]
+    ]
+    aimed = [control(("player", seat))] + [
+        control(("take", seat, colour)) for colour in range(len(STANDARD.colours))
+    ]
+    seen = {trick["index"]: trick["cards"] for trick in shown.get("tricks_seen", [])}
+    return Player(
+        seat=seat,
+        name=_name(names, seat),
+        colour=shown["colour"],
+        colour_class=colour_class(shown["colour"]),
+        mine=seat == view["seat"],
+        leads=seat == view["leader"],
+        to_act=seat in view["to_act"],
+        cards_in_hand=shown["cards_in_hand"],
+        tricks=shown["tricks"],
+        total=shown["total"],
+        tokens=tokens,
+        bourgeoisie=_bourgeoisie(shown, view["options"]["variants"]),
+        trick_piles=[
+            {
+                "number": i + 1,
+                "cards": [_card_drawn(c) for c in seen[i]] if i in seen else None,
+                "control": control(("trick", seat, i)),
+            }
+            for i in range(shown["tricks"])
+        ],
+        by_colour=_by_colour(
+            [c for cards in seen.values() for c in cards], tokens, shown["colour"]
+        ),
+        controls=[c for c in aimed if c is not None],
+    )
+
+
+def _card_drawn(card: dict[str, Any]) -> dict[str, Any]:
+    return {**card, "colour_class": colour_class(card["colour"])}
+
+
+def _by_colour(
+    cards: list[dict[str, Any]], tokens: list[dict[str, Any]], own: str
+) -> list[dict[str, Any]]:
+    """The cards seen in a player's tricks by colour, in the edition's order: their values,
+    the colour's card points (the malandrin counts 0), the player's face-up tokens of that
+    colour and the product, which is what the colour scores (ruling 7B-3: own colour 0)."""
+    groups = []
+    for colour in STANDARD.colours:
+        values = [c["value"] for c in cards if c["colour"] == colour]
+        if not values:
+            continue
+        points = sum(int(v) for v in values if v != "*")
+        up = sum(1 for t in tokens if t["face"] == "up" and t.get("colour") == colour)
+        counted = 0 if colour == own else up
+        groups.append(
+            {
+                "colour": colour,
+                "colour_class": colour_class(colour),
+                "values": values,
+                "points": points,
+                "tokens": counted,
+                "own": colour == own,
+                "score": points * counted,
+            }
+        )
+    return groups
+
+
+def _bourgeoisie(shown: dict[str, Any], variants: list[int]) -> dict[str, Any] | None:
+    """The seat's bourgeoisie card: its name, what it lets its holder do in the variants
+    played (the edition's counts), and whether it is used this round."""
+    card = next((b for b in STANDARD.bourgeoisie if b.name == shown.get("bourgeoisie")), None)
+    if card is None:
+        return None
+    words = {"n": card.consult, "character": _character(card.takes)}
+    effects = {
+        1: gettext("look at %(n)s tricks (one's own and/or one other player's)") % words,
+        2: gettext("take a %(character)s from another player's tricks") % words,
+        3: gettext("look at %(n)s face-down tokens (one's own and/or one other player's)") % words,
+    }
+    return {
+        "name": bourgeoisie_names().get(card.name, card.name),
+        "effects": [effects[v] for v in sorted(variants) if v in effects],
+        "used": bool(shown.get("bourgeoisie_used")),
+    }
+
+
+def bourgeoisie_names() -> dict[str, str]:
+    """The bourgeoisie cards' names in the viewer's language (keys: the edition's)."""
+    return {
+        "small": gettext("small bourgeois"),
+        "medium": gettext("medium bourgeois"),
+        "large": gettext("large bourgeois"),
+        "high": gettext("high bourgeois"),
+    }
+
+
+def _in_trick(
+    card: dict[str, Any], view: dict[str, Any], names: list[str], variants: list[int], control: Any
+) -> dict[str, Any]:
+    """A card of the trick in play, with the malandrin's choices aimed at it (value, power)."""
+    rank = _rank_of(card["character"])
+    steals = [control(("steal", card["position"], mode)) for mode in ("value", "power")]
+    resolving = _resolving(view) if view["phase"] == "power" else None
+    return {
+        **card,
+        "resolving": resolving is not None and resolving["position"] == card["position"],
+        "name": _name(names, card["seat"]),
+        "colour_class": colour_class(card["colour"]),
+        "power": _power(rank, variants),
+        "active_religieux": rank == RELIGIEUX and RELIGIEUX in variants,
+        "steals": [
+            {"mode": mode, "control": c}
+            for mode, c in zip(("value", "power"), steals, strict=True)
+            if c is not None
+        ],
+    }
+
+
+def _in_hand(card: dict[str, Any], variants: list[int], control: Any) -> dict[str, Any]:
+    """A card of the viewer's hand: playing it, and playing it with the bourgeoisie card."""
+    plain = control(("hand", card["rank"], False))
+    with_card = control(("hand", card["rank"], True))
+    return {
+        **card,
+        "power": _power(card["rank"], variants),
+        "active_religieux": card["rank"] == RELIGIEUX and RELIGIEUX in variants,
+        "move": plain.json if plain else "",
+        "with_bourgeoisie": with_card,
+    }
+
+
+def _pile_face_up(colours: list[str], control: Any) -> list[dict[str, Any]]:
+    """The draw pile's face-up tokens; the first of each colour carries the move that takes
+    (or exchanges with) a face-up token of that colour."""
+    drawn, seen = [], set()
+    for colour in colours:
+        index = STANDARD.colours.index(colour) if colour in STANDARD.colours else -2
+        first = colour not in seen
+        seen.add(colour)
+        drawn.append(
+            {
+                "colour": colour,
+                "colour_class": colour_class(colour),
+                "control": control(("pile", index)) if first else None,
+            }
+        )
+    return drawn
+
+
 def add_result(table: Table, result: dict[str, Any] | None, names: list[str]) -> Table:
-    """Put the final scores on ``table`` once the game is over: per player the rank, the
-    total and each round's score with the colour it was counted in, best rank first."""
+    """Put the final scores on ``table`` once the game is over: per player the rank (shared
+    ranks marked), the total and each round's score with how it was counted (the colour, its
+    card points × its face-up tokens; from the view, else the result's colour alone), best
+    rank first."""
     if not result:
         return table
     details = result.get("details") or {}
@@ -369,21 +589,23 @@ def add_result(table: Table, result: dict[str, Any] | None, names: list[str]) ->
     rows = []
     for player in details.get("players", []):
         seat = player["seat"]
+        rank = ranks[seat] if seat < len(ranks) else None
+        rounds = []
+        for index, r in enumerate(player["rounds"]):
+            cell = {"score": r["score"], "colour": r.get("scored_with")}
+            if index < len(table.round_lines) and seat < len(table.round_lines[index]):
+                cell.update(table.round_lines[index][seat])
+            cell["colour_class"] = colour_class(cell["colour"])
+            rounds.append(cell)
         rows.append(
             {
                 "seat": seat,
                 "name": _name(names, seat),
-                "rank": ranks[seat] if seat < len(ranks) else None,
+                "rank": rank,
+                "tied": rank is not None and ranks.count(rank) > 1,
                 "total": player["total"],
                 "mine": seat == table.viewer_seat,
-                "rounds": [
-                    {
-                        "score": r["score"],
-                        "colour": r.get("scored_with"),
-                        "colour_class": colour_class(r.get("scored_with")),
-                    }
-                    for r in player["rounds"]
-                ],
+                "rounds": rounds,
             }
         )
     table.final = sorted(rows, key=lambda row: (row["rank"] or 99, row["seat"]))
@@ -391,20 +613,50 @@ def add_result(table: Table, result: dict[str, Any] | None, names: list[str]) ->
     return table
 
 
-# The moves whose target is one token in front of a player: drawn on the token itself.
+# The moves whose target is one token in front of a player (or, seat -1, the draw pile).
 TOKEN_MOVES = frozenset(
     {"turn-up", "remove-token", "choose-token", "exchange-with", "consult-token"}
 )
 
 
-def _token_targets(moves: list[dict[str, Any]]) -> dict[tuple[int, int], dict[str, Any]]:
-    """The moves to put on a token, by (seat, slot): those aimed at a player's token, when
-    that token is the target of no other move now (else the move stays a button in words)."""
-    targets: dict[tuple[int, int], list[dict[str, Any]]] = {}
+def _where(move: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The object on the table a move acts on, or None for a move with no object (finish)."""
+    kind = move.get("type")
+    if kind == "play":
+        return ("hand", move["rank"], bool(move.get("bourgeoisie")))
+    if kind == "steal":
+        return ("steal", move["card"], move["mode"])
+    if kind in TOKEN_MOVES:
+        if move["seat"] == mv.PILE:
+            return ("pile", move["slot"])
+        return ("token", move["seat"], move["slot"])
+    if kind == "take-token":
+        return ("pile", move["pick"])
+    if kind == "move-to":
+        return ("player", move["seat"])
+    if kind == "consult-trick":
+        return ("trick", move["seat"], move["trick"])
+    if kind == "take-card":
+        return ("take", move["seat"], move["colour"])
+    return None
+
+
+def _placements(
+    moves: list[dict[str, Any]],
+) -> tuple[dict[tuple[Any, ...], dict[str, Any]], list[dict[str, Any]]]:
+    """The moves drawn on an object, by object, and the others (kept as buttons in words): a
+    move goes on its object when no other legal move acts on that object now."""
+    found: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    loose = []
     for move in moves:
-        if move.get("type") in TOKEN_MOVES and move["seat"] != mv.PILE:
-            targets.setdefault((move["seat"], move["slot"]), []).append(move)
-    return {where: found[0] for where, found in targets.items() if len(found) == 1}
+        where = _where(move)
+        if where is None:
+            loose.append(move)
+        else:
+            found.setdefault(where, []).append(move)
+    placed = {where: group[0] for where, group in found.items() if len(group) == 1}
+    loose += [m for group in found.values() if len(group) > 1 for m in group]
+    return placed, loose
 
 
 def _rank_of(character: str) -> int:

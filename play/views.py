@@ -41,6 +41,7 @@ def _context(access: StreamAccess) -> dict[str, Any]:
         "result_json": json.dumps(summary.result, sort_keys=True) if summary.result else "",
         # Sealed while the game runs; anyone who may see the game may check it once it ended.
         "revealed_seed": access.stream.seed if access.stream.is_finished else "",
+        "verification": selectors.verification_status(access.stream),
     }
 
 

@@ -13,7 +13,15 @@ from django.db.models.functions import RowNumber
 from events.access import streams_visible_to
 from events.models import Event, Stream, StreamSeat
 from events.payloads import RulingMade
-from ratings.models import Dispute, RatedGame, Rating, RatingChange, RatingPool, RecomputeJob
+from ratings.models import (
+    Dispute,
+    RatedGame,
+    Rating,
+    RatingChange,
+    RatingPool,
+    RecomputeJob,
+    Verification,
+)
 
 
 @dataclass(frozen=True)
@@ -141,6 +149,11 @@ def streams_hidden_from(viewer: Any, *, stream_ids: list[uuid.UUID]) -> set[uuid
 def player_ratings(*, player_id: int) -> QuerySet[Rating]:
     """A player's ratings in every pool they have played in."""
     return Rating.objects.filter(player_id=player_id, games__gt=0).select_related("pool")
+
+
+def stream_verification(*, stream_id: uuid.UUID | str) -> Verification | None:
+    """The worker's verification of a finished stream, or None while it has not run."""
+    return Verification.objects.filter(stream_id=stream_id).first()
 
 
 def rated_game_of(*, stream_id: uuid.UUID | str) -> RatedGame | None:

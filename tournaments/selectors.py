@@ -376,6 +376,7 @@ class TableLine:
     is_bye: bool
     seats: list[SeatLine]
     result: dict[str, Any] | None
+    stream_id: Any = None  # the table's game stream, when it is played on Herald
 
 
 def pairings_by_table(round_: Round) -> list[TableLine]:
@@ -396,7 +397,7 @@ def pairings_by_table(round_: Round) -> list[TableLine]:
             for seat in table.seats.all()
         ]
         shown = None if result is None else {"ranks": result.ranks, "scores": result.scores}
-        lines.append(TableLine(table.id, table.number, table.is_bye, seats, shown))
+        lines.append(TableLine(table.id, table.number, table.is_bye, seats, shown, table.stream_id))
     return lines
 
 

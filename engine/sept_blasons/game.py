@@ -158,5 +158,6 @@ class SeptBlasons(Game[SeptState]):
             b_used=list(state.b_used), seen_tricks=[list(s) for s in state.seen_tricks],
             totals=list(state.totals), round_scores=[list(r) for r in state.round_scores],
             round_colours=[list(r) for r in state.round_colours],
+            round_lines=[[list(line) for line in r] for r in state.round_lines],
             stats=state.stats.copy(),
         )  # fmt: skip

@@ -452,6 +452,12 @@ def _end_round(state: SeptState) -> None:
     scores = [line.points for line in best]
     state.round_scores.append(scores)
     state.round_colours.append([line.colour if line.points else -1 for line in best])
+    state.round_lines.append(
+        [
+            [line.colour, line.card_points, line.tokens] if line.points else [-1, 0, 0]
+            for line in best
+        ]
+    )
     state.totals = [t + s for t, s in zip(state.totals, scores, strict=True)]
     state.stats.rounds += 1
     state.note("score", _("round {round} scores: {scores}; totals: {totals}", round=state.round,

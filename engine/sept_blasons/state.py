@@ -96,4 +96,9 @@ class SeptState(GameState):
     totals: list[int] = field(default_factory=list)
     round_scores: list[list[int]] = field(default_factory=list)  # per round, per seat
     round_colours: list[list[int]] = field(default_factory=list)  # the scoring colour (-1: none)
+    # How each round was counted, per round, per seat: [colour (-1: none), the card points of
+    # that colour in the seat's tricks, its face-up tokens]; the tricks are gone once the next
+    # round is dealt, and the table shows the count at the end. Not part of the result (whose
+    # stored form replays compare), so games recorded before it still verify.
+    round_lines: list[list[list[int]]] = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core import GameState, Result
 from engine.sept_blasons.legality import TRICK_CODE
-from engine.sept_blasons.state import SeptState
+from engine.sept_blasons.state import OVER, SeptState
 
 _MARKER_BASE = 987650001
 
@@ -13,9 +13,12 @@ def plant_hidden_markers(state: GameState, viewer: int | None) -> list[str]:
     """Write a unique marker into everything hidden from ``viewer``; return the markers.
 
     Hidden: the colour of face-down tokens (in front of players or in the pile) the viewer has
-    not consulted, other players' hands, and the tricks the viewer may not look at.
+    not consulted, other players' hands, and the tricks the viewer may not look at. Once the
+    game is over, only the draw pile's face-down tokens (the view gives their count alone).
     """
     assert isinstance(state, SeptState)
+    if state.phase == OVER:
+        return _plant_in_the_pile(state)
     counter = iter(range(_MARKER_BASE, _MARKER_BASE + 1_000_000))
     markers: list[str] = []
 
@@ -37,6 +40,15 @@ def plant_hidden_markers(state: GameState, viewer: int | None) -> list[str]:
         for index, trick in enumerate(state.tricks[seat]):
             if not _trick_visible(state, seat, index, viewer):
                 trick[:] = [mark() for _ in trick]
+    return markers
+
+
+def _plant_in_the_pile(state: SeptState) -> list[str]:
+    markers = []
+    for index, token in enumerate(state.pile):
+        if not token.up:
+            token.colour = _MARKER_BASE + index
+            markers.append(str(token.colour))
     return markers
 
 

@@ -3,6 +3,10 @@
 Hidden from everyone: face-down tokens' colours (unless the viewer consulted them), the draw
 pile's order. Hidden from others: a player's hand (only its size is shown) and tricks (only
 their count; in variant 1 a player sees only the tricks it consulted, its own included).
+
+Once the game is over nothing is hidden any more (the seed is revealed, so anyone can replay
+every shuffle): the face-down tokens in front of the players show their colours, marked
+``revealed``, and every player's tricks of the last round are shown to everyone.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import EDITIONS, MALANDRIN, RANKS_PER_COLOUR, STANDARD
 from engine.sept_blasons.legality import TRICK_CODE
 from engine.sept_blasons.play import STEAL_WORDS
-from engine.sept_blasons.state import BOURGEOISIE, FREE, PLAY, POWER, SeptState, Token
+from engine.sept_blasons.state import BOURGEOISIE, FREE, OVER, PLAY, POWER, SeptState, Token
 
 if TYPE_CHECKING:
     from engine.core import Move
@@ -40,6 +44,9 @@ def _token(state: SeptState, slot: int, token: Token, viewer: int | None) -> dic
     shown: dict[str, Any] = {"slot": slot, "face": "up" if token.up else "down"}
     if token.up or (viewer is not None and viewer in token.known_by):
         shown["colour"] = EDITIONS[state.edition].colours[token.colour]
+    elif state.phase == OVER:
+        shown["colour"] = EDITIONS[state.edition].colours[token.colour]
+        shown["revealed"] = True
     if not token.up and token.known_by:
         shown["consulted_by"] = list(token.known_by)
     return shown
@@ -47,6 +54,11 @@ def _token(state: SeptState, slot: int, token: Token, viewer: int | None) -> dic
 
 def _tricks_seen(state: SeptState, owner: int, viewer: int | None) -> list[dict[str, Any]]:
     """The tricks of ``owner`` that ``viewer`` may look at, with their index."""
+    if state.phase == OVER:
+        return [
+            {"index": i, "cards": [_card(state, code) for code in trick]}
+            for i, trick in enumerate(state.tricks[owner])
+        ]
     if viewer is None:
         return []
     everything = owner == viewer and 1 not in state.variants
@@ -96,6 +108,28 @@ def _played(state: SeptState) -> list[dict[str, Any]]:
     ]
 
 
+def _round_lines(state: SeptState) -> list[list[dict[str, Any]]]:
+    """How each finished round was counted, per seat: the colour that scored, the card points
+    of that colour in the seat's tricks and its face-up tokens of it (public: a round's tricks
+    and tokens are counted in the open). Empty for a game whose earlier rounds were played
+    before the engine kept the count (its snapshot lacks it): then no round is shown."""
+    if len(state.round_lines) != len(state.round_scores):
+        return []
+    colours = EDITIONS[state.edition].colours
+    return [
+        [
+            {
+                "colour": colours[colour] if colour >= 0 else None,
+                "card_points": points,
+                "tokens": tokens,
+                "points": points * tokens,
+            }
+            for colour, points, tokens in lines
+        ]
+        for lines in state.round_lines
+    ]
+
+
 def _decision(game: SeptBlasons, state: SeptState) -> str:
     actor = game.actor(state)
     if actor is None:
@@ -137,6 +171,7 @@ def view(game: SeptBlasons, state: SeptState, seat: int | None) -> dict[str, Any
         },
         "set_aside": [_card(state, code) for code in state.set_aside],
         "round_scores": [list(r) for r in state.round_scores],
+        "round_lines": _round_lines(state),
         "last": [effect.public_json(seat) for effect in state.effects],
     }
     if seat is not None:

@@ -80,6 +80,7 @@ IDENTICAL = {
     "E-mail",
     "Score",
     "score %(score)s",
+    "%(colour)s %(points)s × %(tokens)s = %(score)s",  # a house's name and figures
 }
 
 

@@ -1,8 +1,7 @@
-"""A whole game of Les 7 Blasons played in Chromium on the live ASGI server: three players,
-each in their own browser context (logged in by a session cookie), and a spectator. The test
-knows nothing of the drawing: it clicks, at random, an enabled ``[data-move]`` in whichever
-page offers one, until ``[data-result]`` appears everywhere (FRONTEND.md, "Testable by
-anyone"). The other pages learn of each move over the stream's socket only.
+"""Whole games of Les 7 Blasons played in Chromium on the live ASGI server, by clicking: three
+players, and five with variants 1 and 4, each player in their own browser context and a
+spectator in another (the driver is tests/play/table_driver.py); a stale page; a dropped
+socket.
 
 Screenshots land in ``$HERALD_SHOTS`` when it is set. Skipped without Chromium, PostgreSQL or
 Redis; failed instead under HERALD_REQUIRE_SERVICES=1.
@@ -10,70 +9,28 @@ Redis; failed instead under HERALD_REQUIRE_SERVICES=1.
 
 from __future__ import annotations
 
-import json
-import os
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
-from engine.sept_blasons.cards import STANDARD
 from events.services import stream_append_move, stream_open
 from events.states import current_state, game_of
-from play.sept_blasons import colour_class
-from tests.conftest import DESKTOP, PHONE, WATCH_VIOLATIONS, watch_page
+from tests.play.table_driver import (
+    AT_VERSION,
+    ENABLED_MOVE,
+    Turn,
+    check_game_over,
+    context_for,
+    open_table,
+    play_by_clicking,
+    shot,
+    version_of,
+)
 from tests.users import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-ENABLED_MOVE = "[data-move]:not([disabled])"
-AT_VERSION = "() => Number(document.querySelector('[data-stream]').dataset.version) >= %d"
-HOUSES = STANDARD.colours  # seat n plays the n-th house
-
-
-def context_for(browser: Any, server: Any, problems: Any, user: Any) -> Any:
-    """A browser context at phone width logged in as ``user`` (None: a spectator), watched."""
-    context = browser.new_context(viewport=PHONE, base_url=server.url)
-    if user is not None:
-        client = Client()
-        client.force_login(user)
-        context.add_cookies(
-            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server.url}]
-        )
-    page = context.new_page()
-    page.add_init_script(WATCH_VIOLATIONS)
-    watch_page(page, problems)
-    return page
-
-
-def version_of(page: Any) -> int:
-    return int(page.get_attribute("[data-stream]", "data-version"))
-
-
-def shot(page: Any, name: str) -> None:
-    shots = os.environ.get("HERALD_SHOTS")
-    if not shots:
-        return
-    Path(shots).mkdir(parents=True, exist_ok=True)
-    for size in (PHONE, DESKTOP):
-        page.set_viewport_size(size)
-        page.screenshot(path=f"{shots}/{name}-{size['width']}.png", full_page=True)
-    page.set_viewport_size(PHONE)
-
-
-def fits(page: Any) -> None:
-    overflow = page.evaluate(
-        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
-    wide = page.evaluate(
-        """() => [...document.querySelectorAll('body *')]
-          .filter((e) => !(e.parentElement && e.parentElement.closest('.table-scroll')) && e.getBoundingClientRect().right > document.documentElement.clientWidth)
-          .map((e) => e.tagName + '.' + e.className + ':' + Math.round(e.getBoundingClientRect().right)).slice(0, 5)"""
-    )
-    assert overflow <= 0, f"the table scrolls sideways by {overflow}px at 390px: {wide}"
 
 
 def test_three_players_play_a_whole_game_by_clicking(
@@ -81,64 +38,71 @@ def test_three_players_play_a_whole_game_by_clicking(
 ) -> None:
     users = [make_user(name) for name in ("Aline", "Bastien", "Colette")]
     stream = stream_open(game_id="les-7-blasons", seats=users, public=True)
-    url = reverse("play:table", args=[stream.pk])
-    pages = [context_for(browser, asgi_server, browser_problems, user) for user in users]
-    spectator = context_for(browser, asgi_server, browser_problems, None)
-    for page in [*pages, spectator]:
-        page.goto(url)
-        page.wait_for_selector("[data-stream]")
-    chooser = random.Random(f"table/{stream.pk}")
-    moves = 0
-    token_shot = False
+    table = open_table(browser, asgi_server, browser_problems, stream, users)
+    taken: set[str] = set()
+
+    def screenshots(turn: Turn) -> None:
+        if "token" not in taken and turn.page.locator(".players .token-target").count():
+            taken.add("token")
+            shot(turn.page, "table-token-target")
+        if turn.step == 30:
+            shot(turn.page, "table-seat-midgame")
+            shot(table.spectator, "table-spectator")
+
     try:
-        while True:
-            stream.refresh_from_db()
-            if stream.is_finished:
-                break
-            state = current_state(stream)
-            seat = game_of(stream).to_act(state)[0]
-            page = pages[seat]
-            # Every page gets there by the socket alone (the actor's page may already show it).
-            for shown in [*pages, spectator]:
-                shown.wait_for_function(AT_VERSION % stream.version, timeout=15_000)
-            for other, other_page in enumerate(pages):
-                if other != seat:
-                    assert other_page.locator(ENABLED_MOVE).count() == 0
-                # Its own hand and no other: as many cards as the seat holds, in its colour.
-                own = f".hand .card.{colour_class(HOUSES[other])}"
-                assert other_page.locator(".hand .card").count() == len(state.hands[other])
-                assert other_page.locator(own).count() == len(state.hands[other])
-            assert spectator.locator(".hand .card").count() == 0
-            controls = page.locator(ENABLED_MOVE)
-            count = controls.count()
-            assert count >= 1, f"seat {seat} is to act but its page offers no move"
-            assert page.locator(".turn-line.your-turn").count() == 1
-            assert page.title().startswith("Your turn")
-            if not token_shot and page.locator(".token-target").count():
-                token_shot = True
-                shot(page, "table-token-target")
-            if moves == 30:
-                fits(page)
-                shot(page, "table-seat-midgame")
-                shot(spectator, "table-spectator")
-            before = stream.version
-            controls.nth(chooser.randrange(count)).click()
-            page.wait_for_function(AT_VERSION % (before + 1), timeout=15_000)
-            moves += 1
-            assert moves < 1000, "the game does not end"
-        stream.refresh_from_db()
-        for page in [*pages, spectator]:
-            page.wait_for_selector("[data-result]", timeout=15_000)
-            assert version_of(page) == stream.version
-            result = json.loads(page.get_attribute("[data-result]", "data-result"))
-            assert result == stream.result
-            assert page.locator(ENABLED_MOVE).count() == 0
-        fits(pages[0])
-        shot(pages[0], "table-game-over")
+        moves = play_by_clicking(
+            table, chooser=random.Random(f"table/{stream.pk}"), on_turn=screenshots
+        )
+        check_game_over(table)
+        shot(table.pages[0], "table-game-over")
     finally:
-        for page in [*pages, spectator]:
-            page.context.close()
+        table.close()
     assert moves > 50
+    unexpected = browser_problems.unexpected()
+    assert unexpected == [], unexpected
+
+
+def test_five_players_with_variants_1_and_4_play_a_whole_game_by_clicking(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """Variant 1 (the bourgeois consult tricks: own tricks hidden until consulted) and 4 (the
+    religieux moves a token to a player): the drawing's trick piles and players are clicked
+    as targets along the way, and screenshots of those moments are taken."""
+    users = [make_user(name) for name in ("Jeanne", "Kilian", "Louise", "Marius", "Noemie")]
+    stream = stream_open(
+        game_id="les-7-blasons", seats=users, public=True, options={"variants": [1, 4]}
+    )
+    table = open_table(browser, asgi_server, browser_problems, stream, users)
+    seen: dict[str, int] = {}
+    targets = {
+        "player": ".player-target",  # the religieux's second step: to whose game
+        "trick": ".trick-pile.token-target",  # variant 1: a trick to look at
+        "pile": ".pile .token-target",  # the manant's or the winner's draw
+        "steal": "button.steal",  # the malandrin's value or power, on the card
+    }
+
+    def screenshots(turn: Turn) -> None:
+        for name, selector in targets.items():
+            if turn.page.locator(selector).count():
+                seen[name] = seen.get(name, 0) + 1
+                if seen[name] == 1:
+                    shot(turn.page, f"table5-{name}-target")
+        if turn.step == 60:
+            shot(turn.page, "table5-seat-midgame")
+            shot(table.spectator, "table5-spectator")
+
+    try:
+        moves = play_by_clicking(
+            table, chooser=random.Random(f"table5/{stream.pk}"), on_turn=screenshots
+        )
+        check_game_over(table)
+        shot(table.pages[0], "table5-game-over")
+        shot(table.spectator, "table5-game-over-spectator")
+    finally:
+        table.close()
+    assert moves > 100
+    assert seen.get("player", 0) >= 1, f"no religieux target a player in the game: {seen}"
+    assert seen.get("trick", 0) >= 1, f"no trick was offered to look at: {seen}"
     unexpected = browser_problems.unexpected()
     assert unexpected == [], unexpected
 

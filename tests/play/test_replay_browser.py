@@ -20,7 +20,7 @@ from engine.sept_blasons.cards import STANDARD
 from events.services import stream_open
 from play.sept_blasons import colour_class
 from tests.conftest import DESKTOP, PHONE
-from tests.play.test_browser_table import context_for, fits
+from tests.play.table_driver import context_for, fits
 from tests.ratings.games import play_stream
 from tests.users import make_user
 

@@ -8,6 +8,7 @@ import pytest
 
 from engine.bots import RandomBot
 from engine.sept_blasons import GAME
+from engine.sept_blasons.cards import STANDARD
 from engine.sept_blasons.moves import ConsultToken, Finish, PlayCard, RemoveToken, TakeToken
 from engine.sept_blasons.state import BOURGEOISIE, SeptState
 from engine.sept_blasons.testing import plant_hidden_markers
@@ -112,3 +113,57 @@ def test_hidden_markers_never_reach_a_view_in_any_variant(
         move = bot.choose(GAME, state, seats[0], GAME.legal_moves(state, seats[0]))
         GAME.apply_in_place(state, seats[0], move)
     assert checked > 1000
+
+
+def _finished(players: int = 4, seed: str = "over") -> SeptState:
+    state = GAME.new_game(players=players, seed=seed)
+    bot = RandomBot(seed)
+    while seats := GAME.to_act(state):
+        move = bot.choose(GAME, state, seats[0], GAME.legal_moves(state, seats[0]))
+        GAME.apply_in_place(state, seats[0], move)
+    return state
+
+
+def test_at_the_end_face_down_tokens_and_every_trick_are_shown_to_everyone() -> None:
+    state = _finished()
+    down = [(s, i) for s, front in enumerate(state.fronts) for i, t in enumerate(front) if not t.up]
+    assert down, "the seed leaves no face-down token at the end: pick another"
+    colours = [t.colour for front in state.fronts for t in front if not t.up]
+    for viewer in (None, 0, 3):
+        view = GAME.view(state, viewer)
+        shown = [view["players"][s]["tokens"][i] for s, i in down]
+        assert all(t["revealed"] and t["face"] == "down" for t in shown)
+        assert [GAME_COLOURS.index(t["colour"]) for t in shown] == colours
+        for seat, player in enumerate(view["players"]):
+            assert len(player.get("tricks_seen", [])) == len(state.tricks[seat])
+    assert "face_down" in GAME.view(state, None)["pile"]
+
+
+def test_while_the_game_runs_no_token_is_marked_revealed() -> None:
+    running = new_game(players=4, seed="over")
+    for viewer in (None, 0):
+        tokens = [t for p in GAME.view(running, viewer)["players"] for t in p["tokens"]]
+        assert [t for t in tokens if t["face"] == "down"]
+        assert not [t for t in tokens if "revealed" in t or (t["face"] == "down" and "colour" in t)]
+
+
+def test_each_round_is_told_as_colour_card_points_times_tokens() -> None:
+    state = _finished(players=3, seed="lines")
+    lines = GAME.view(state, 1)["round_lines"]
+    assert len(lines) == len(state.round_scores) >= 3
+    for scores, round_lines in zip(state.round_scores, lines, strict=True):
+        assert [line["points"] for line in round_lines] == scores
+        for seat, line in enumerate(round_lines):
+            assert line["points"] == line["card_points"] * line["tokens"]
+            assert (line["colour"] is None) == (line["points"] == 0)
+            if line["colour"] is not None:
+                assert line["colour"] != GAME_COLOURS[seat]  # one's own colour never counts
+
+
+def test_a_snapshot_without_the_count_shows_no_round_lines() -> None:
+    state = _finished(players=3, seed="lines")
+    state.round_lines = state.round_lines[:-1]
+    assert GAME.view(state, 0)["round_lines"] == []
+
+
+GAME_COLOURS = list(STANDARD.colours)
