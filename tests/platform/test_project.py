@@ -112,3 +112,24 @@ def test_dockerfile_runs_as_a_non_root_user_with_gunicorn() -> None:
     assert re.search(r"^FROM python:3\.11-slim", dockerfile, re.M)
     assert re.search(r"^USER (?!root)\w+", dockerfile, re.M)
     assert "gunicorn" in dockerfile
+
+
+CONFLICT_MARKER = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.M)
+TEXT_SUFFIXES = {".py", ".html", ".txt", ".css", ".js", ".md", ".po", ".toml", ".yaml", ".cfg"}
+
+
+def test_no_merge_conflict_marker_is_left_in_a_tracked_file() -> None:
+    """A merge's leftover ``=======`` once sat in site.css and silently dropped the next rule."""
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout.split()
+    if not tracked:
+        return  # not a git checkout (an unpacked archive): nothing to scan
+    marked = [
+        name
+        for name in tracked
+        if Path(name).suffix in TEXT_SUFFIXES
+        and (ROOT / name).is_file()
+        and CONFLICT_MARKER.search((ROOT / name).read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert marked == []
