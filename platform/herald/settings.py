@@ -188,6 +188,15 @@ else:
 # or "off". docs/operations.md has bench/append.py's figures for each.
 HERALD_LIVE_SEND = env.str("HERALD_LIVE_SEND", default="direct")
 
+# Who else may watch a private game and how far behind spectators are kept (events.access):
+# rules of the apps above the event store, which it may not import.
+HERALD_WATCH_RULES = ["tournaments.watching.RULES"]
+
+# Presence at the table (play.presence): each open table socket of a seat renews its entry
+# every HERALD_PRESENCE_HEARTBEAT seconds; an entry not renewed for three beats (its server
+# process died) expires, and the seat shows as away.
+HERALD_PRESENCE_HEARTBEAT = env.float("HERALD_PRESENCE_HEARTBEAT", default=15.0)
+
 # Celery: a real broker when REDIS_URL is set; otherwise tasks run eagerly, in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
