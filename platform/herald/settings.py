@@ -171,7 +171,10 @@ if CHANNEL_LAYER_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [CHANNEL_LAYER_URL],
+                # A socket timeout above the layer's 5 s blocking read (channels_redis's
+                # brpop_timeout): redis-py 8 reads with a 5 s timeout by default, which ends
+                # the read of a socket idle for 5 s with TimeoutError and closes it (1011).
+                "hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": 15}],
                 "prefix": env.str("CHANNEL_LAYER_PREFIX", default="herald"),
                 # A socket that lags this far behind drops frames rather than Redis growing:
                 # the page asks for what it missed when it sees a gap in the versions.
