@@ -41,6 +41,8 @@ def table_context(access: StreamAccess, presence: list[bool] | None = None) -> d
         "result_json": json.dumps(summary.result, sort_keys=True) if summary.result else "",
         # Sealed while the game runs; anyone who may see the game may check it once it ended.
         "revealed_seed": access.stream.seed if access.stream.is_finished else "",
+        # How far behind a spectator is kept (the page says so; 0 for everyone else).
+        "spectator_delay": access.spectator_delay,
     }
 
 
