@@ -34,7 +34,7 @@ from events.access import access_stream_for_user
 from events.consumers import FORBIDDEN, StreamConsumer
 from events.errors import StreamNotFound
 from play import presence as presences
-from play.rendering import render_table
+from play.rendering import public_drawings, public_key, render_table
 
 logger = logging.getLogger(__name__)
 
@@ -107,8 +107,20 @@ class TableConsumer(StreamConsumer):
     async def stream_advanced(self, message: dict[str, Any]) -> None:
         """A commit: draw the table for this socket's user and send it, unless what is sent
         already shows that version (a drawing made after a later commit) or newer."""
-        if int(message["version"]) <= self.shown:
+        version = int(message["version"])
+        if version <= self.shown:
             return
+        if self.seat is None and self.presence is not None:
+            # A spectator: the public drawing of this version, if another socket of this
+            # process drew it already, costs no query. Only a spectator shown the stream's
+            # own version ever stores it (a delayed one stores the older version it sees).
+            shared = public_drawings.get(
+                public_key(self.stream_id, version, self.language, self.presence)
+            )
+            if shared is not None:
+                self.shown = version
+                await self.send_frame(shared)
+                return
         try:
             drawn = await database_sync_to_async(draw_for)(
                 self.scope.get("user"), self.stream_id, self.language, self.presence
@@ -122,10 +134,14 @@ class TableConsumer(StreamConsumer):
         if drawn is None:  # the page fetches the fragment instead
             await super().stream_advanced(message)
             return
-        version, html = drawn
-        if version <= self.shown:  # a delayed spectator whose shown version did not move
+        if drawn[0] <= self.shown:  # a delayed spectator whose shown version did not move
             return
-        self.shown = version
+        self.shown = drawn[0]
+        await self.send_frame(drawn)
+
+    async def send_frame(self, drawn: tuple[int, str]) -> None:
+        """A ``table`` frame: the drawing and the version it shows."""
+        version, html = drawn
         await self.send_json(
             {"type": "table", "stream": self.stream_id, "version": version, "html": html}
         )

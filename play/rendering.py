@@ -13,6 +13,7 @@ import json
 import threading
 from collections import OrderedDict
 from typing import Any
+from uuid import UUID
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -93,6 +94,13 @@ class PublicDrawings:
 public_drawings = PublicDrawings()
 
 
+def public_key(
+    stream_id: Any, version: int, language: str, presence: list[bool]
+) -> tuple[Any, ...]:
+    """The key of a public drawing in :data:`public_drawings`."""
+    return (UUID(str(stream_id)), int(version), language, tuple(presence))
+
+
 def plain_spectator(access: StreamAccess) -> bool:
     """A viewer without a seat who sees only the public view (not an arbiter, not staff)."""
     return access.seat is None and not access.privileged
@@ -113,7 +121,7 @@ def render_table(
                 else presences.seats_connected(access.stream.pk, players)
             )
             presence = list(seen)
-            key = (access.stream.pk, access.shown_version, language, tuple(presence))
+            key = public_key(access.stream.pk, access.shown_version, language, presence)
             cached = public_drawings.get(key)
             if cached is not None:
                 return cached
