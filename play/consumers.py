@@ -158,15 +158,14 @@ class TableConsumer(StreamConsumer):
             changed, seats = await presences.presence_store().update(
                 self.stream_id, self.players, add=add, remove=remove
             )
+            self.presence = seats
+            if changed:
+                await self.channel_layer.group_send(
+                    self.presence_group, presences.presence_message(seats)
+                )
         except Exception as exc:  # Redis away: presence waits for the next heartbeat
             logger.warning("table %s: presence not updated (%s)", self.stream_id, exc)
-            return list(self.presence or [False] * self.players)
-        self.presence = seats
-        if changed:
-            await self.channel_layer.group_send(
-                self.presence_group, presences.presence_message(seats)
-            )
-        return seats
+        return list(self.presence or [False] * self.players)
 
     async def beat(self) -> None:
         """Renew this socket's entry every heartbeat; on the way, expire the entries of sockets

@@ -6,6 +6,7 @@ saw it."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import uuid
 from typing import Any
 
@@ -28,7 +29,10 @@ def store(request: pytest.FixtureRequest) -> Any:
 
 
 def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
+    """Run a coroutine to its end on a loop of its own, in a thread of its own (a browser test
+    of the same session leaves Playwright's loop running in this thread)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_a_seat_is_connected_while_one_of_its_sockets_is(store: Any) -> None:
