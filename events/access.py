@@ -4,28 +4,70 @@ Roles (``herald.roles``): staff (``is_staff``) and arbiters (group "arbiters") s
 at any time; organisers (group "organisers") may open streams; a seated player sees their own
 seat's hidden information; anyone else (including anonymous users on a public stream) is a
 spectator and sees only public information until the game ends.
+
+Who else may watch a private stream, and how far behind a spectator is kept, belong to the
+apps above this one (a tournament's club, a tournament's spectator delay): they are asked
+through the watch rules named in ``settings.HERALD_WATCH_RULES`` (dotted paths, like
+``AUTHENTICATION_BACKENDS``), so events imports none of them and every door to a stream (the
+pages, the API reads, the sockets, the lists of games) applies the same rule from here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Any
+from functools import cache, cached_property
+from typing import Any, Protocol
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Q
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext
 from knox.models import AuthToken
 from knox.settings import CONSTANTS
 from rest_framework import exceptions
 
 from events.errors import StreamNotFound
-from events.models import Stream, StreamSeat
+from events.models import Event, EventType, Stream, StreamSeat
 from herald.authentication import INACTIVE, ExpiringTokenAuthentication, token_key_of, token_match
 from herald.roles import ARBITERS, in_group, is_privileged
+
+
+class WatchRules(Protocol):
+    """What an app above events says about watching streams (``HERALD_WATCH_RULES``)."""
+
+    def watchable_streams(self, user: Any, stream_ids: set[UUID]) -> set[UUID]:
+        """Which of these (private) streams ``user`` may watch as a spectator."""
+        ...
+
+    def spectator_delay(self, stream: Stream) -> int:
+        """How many moves behind the game a spectator of ``stream`` is kept (0: none)."""
+        ...
+
+
+@cache
+def _rules(paths: tuple[str, ...]) -> tuple[WatchRules, ...]:
+    return tuple(import_string(path) for path in paths)
+
+
+def watch_rules() -> tuple[WatchRules, ...]:
+    """The watch rules of ``settings.HERALD_WATCH_RULES``, imported once."""
+    return _rules(tuple(getattr(settings, "HERALD_WATCH_RULES", ())))
+
+
+def watchable_streams(user: Any, stream_ids: Iterable[UUID]) -> set[UUID]:
+    """Which of ``stream_ids`` the watch rules open to ``user`` as a spectator (none for an
+    anonymous visitor: a private game is watched by people the rules know)."""
+    wanted = set(stream_ids)
+    if not wanted or not getattr(user, "is_authenticated", False):
+        return set()
+    found: set[UUID] = set()
+    for rules in watch_rules():
+        found |= rules.watchable_streams(user, wanted - found)
+    return found
 
 
 @dataclass
@@ -53,6 +95,33 @@ class StreamAccess:
         """The seat whose hidden information this user may see (None: public only)."""
         return self.seat
 
+    @cached_property
+    def spectator_delay(self) -> int:
+        """How many moves behind the game this user is shown it: the watch rules' delay for a
+        plain spectator of a game in play; 0 for its players, arbiters, staff, and for
+        everyone once the game is over."""
+        if self.seat is not None or self.privileged or self.stream.is_finished:
+            return 0
+        return max((rules.spectator_delay(self.stream) for rules in watch_rules()), default=0)
+
+    @cached_property
+    def shown_version(self) -> int:
+        """The stream version this user is shown: the stream's own, or for a delayed
+        spectator the last version before the ``spectator_delay``-th last move (the setup
+        while fewer moves have been played)."""
+        return delayed_version(self.stream, self.spectator_delay)
+
+
+def delayed_version(stream: Stream, delay: int) -> int:
+    """The version of ``stream`` as it was ``delay`` moves ago (its version when 0)."""
+    if delay <= 0:
+        return stream.version
+    moves = Event.objects.filter(stream=stream, type=EventType.MOVE_MADE).order_by("-seq")
+    seqs = list(moves.values_list("seq", flat=True)[:delay])
+    if not seqs:
+        return stream.version
+    return seqs[-1] - 1
+
 
 def seat_of(user: Any, stream_id: UUID | str) -> int | None:
     """The user's seat at the stream, or None (not seated, anonymous, or no such stream)."""
@@ -69,7 +138,8 @@ def seat_of(user: Any, stream_id: UUID | str) -> int | None:
 def access_stream_for_user(user: Any, stream_id: UUID | str) -> StreamAccess:
     """The stream and the user's seat; StreamNotFound if it does not exist or is not visible.
 
-    A private stream is visible only to its players, arbiters and staff.
+    A private stream is visible only to its players, arbiters, staff and whoever the watch
+    rules let watch it (a tournament game's club members).
     """
     try:
         stream = Stream.objects.filter(pk=stream_id).first()
@@ -80,7 +150,12 @@ def access_stream_for_user(user: Any, stream_id: UUID | str) -> StreamAccess:
             gettext("there is no game stream {stream_id}").format(stream_id=stream_id)
         )
     access = StreamAccess(stream=stream, user=user, seat=seat_of(user, stream.pk))
-    if not stream.public and access.seat is None and not access.privileged:
+    if (
+        not stream.public
+        and access.seat is None
+        and not access.privileged
+        and not watchable_streams(user, [stream.pk])
+    ):
         raise StreamNotFound(
             gettext("there is no game stream {stream_id}").format(stream_id=stream_id)
         )
@@ -91,16 +166,19 @@ def streams_visible_to(user: Any, stream_ids: Iterable[UUID | str]) -> set[UUID]
     """Which of ``stream_ids`` the user may see, by :func:`access_stream_for_user`'s rule.
 
     For lists that name many games at once (a rating history): a public stream, or a private
-    one the user plays in, or any stream for arbiters and staff. Unknown ids are left out.
+    one the user plays in or the watch rules let them watch, or any stream for arbiters and
+    staff. Unknown ids are left out.
     """
     wanted = set(stream_ids)
     streams = Stream.objects.filter(pk__in=wanted)
-    if not is_privileged(user):
-        visible = Q(public=True)
-        if getattr(user, "is_authenticated", False):
-            visible |= Q(seats__user_id=user.pk)
-        streams = streams.filter(visible)
-    return set(streams.values_list("pk", flat=True).distinct())
+    if is_privileged(user):
+        return set(streams.values_list("pk", flat=True))
+    visible = Q(public=True)
+    if getattr(user, "is_authenticated", False):
+        visible |= Q(seats__user_id=user.pk)
+    found = set(streams.filter(visible).values_list("pk", flat=True).distinct())
+    private = set(streams.exclude(pk__in=found).values_list("pk", flat=True))
+    return found | watchable_streams(user, private)
 
 
 # The user's columns the move endpoint reads; the others stay deferred (Django loads a

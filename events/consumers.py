@@ -1,11 +1,15 @@
 """The game stream's socket: ``ws/games/<uuid>/`` (routing in events.routing, herald.asgi).
 
 A socket is for someone who may see the stream (events.access: its seated players, arbiters
-and staff, anyone on a public stream); anyone else is accepted and closed at once with code
+and staff, anyone on a public stream, whoever the watch rules admit); anyone else is accepted and closed at once with code
 4403 (a WebSocket refusal before the handshake carries no code a page could read). An accepted
 socket joins the stream's group and is told the stream's version (a ``joined`` frame); then,
 each time an append commits, ``{"type": "advanced", "stream": ..., "version": v}``. The frames
 say only what any viewer of the stream may know. Clients send nothing yet.
+
+This is the version-only socket, for API clients. The table page's socket
+(``ws/games/<uuid>/table/``, play.consumers.TableConsumer) is this one with each viewer's
+drawing in its frames and presence: the drawing belongs to play, which events may not import.
 """
 
 from __future__ import annotations
@@ -31,14 +35,19 @@ def stream_version_for(user: Any, stream_id: str) -> int | None:
 
 
 class StreamConsumer(AsyncJsonWebsocketConsumer):
-    """One client's socket on one game stream."""
+    """One client's socket on one game stream.
+
+    Subclasses (play.consumers.TableConsumer) change what a viewer is told through three
+    hooks: :meth:`open_stream` (who is asking and the version they are shown), :meth:`joined`
+    (after the ``joined`` frame) and :meth:`stream_advanced` (each commit).
+    """
 
     stream_id: str = ""
     group: str = ""
 
     async def connect(self) -> None:
         self.stream_id = str(self.scope["url_route"]["kwargs"]["stream_id"])
-        version = await database_sync_to_async(stream_version_for)(
+        version = await database_sync_to_async(self.open_stream)(
             self.scope.get("user"), self.stream_id
         )
         await self.accept()
@@ -50,6 +59,15 @@ class StreamConsumer(AsyncJsonWebsocketConsumer):
         # After group_add: from here on no commit is missed, so a client that waits for this
         # frame before fetching the stream sees every later version announced.
         await self.send_json({"type": "joined", "stream": self.stream_id, "version": version})
+        await self.joined()
+
+    def open_stream(self, user: Any, stream_id: str) -> int | None:
+        """(In a database thread.) The version to announce to ``user``, or None when they may
+        not see the stream."""
+        return stream_version_for(user, stream_id)
+
+    async def joined(self) -> None:
+        """Called once the socket is in the stream's group and told its version."""
 
     async def disconnect(self, code: int) -> None:
         if self.group:

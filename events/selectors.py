@@ -28,7 +28,7 @@ from events.payloads import (
     effect_record,
     read_payload,
 )
-from events.states import EventReplayError, StreamReplay, current_state, game_of, replay_stream
+from events.states import EventReplayError, StreamReplay, game_of, replay_stream, state_at
 from herald.texts import render, seat_words
 
 P = TypeVar("P", GameCreated, GameEnded)
@@ -73,14 +73,16 @@ def seat_names(stream_id: Any) -> list[str]:
 
 def stream_view(access: StreamAccess) -> dict[str, Any]:
     """What the caller may see now: their seat's view (or the public one) and, when they are
-    to act, their legal moves. Arbiters and staff also get every seat's view."""
+    to act, their legal moves. Arbiters and staff also get every seat's view. A delayed
+    spectator (a tournament's spectator delay) sees the game as it was at
+    ``access.shown_version``."""
     stream = access.stream
     game = game_of(stream)
-    state = current_state(stream)
+    state = state_at(stream, access.shown_version)
     seat = access.seat
     to_act = game.to_act(state)
     data: dict[str, Any] = {
-        "version": stream.version,
+        "version": access.shown_version,
         "status": stream.status,
         "seat": seat,
         "to_act": to_act,
@@ -176,8 +178,11 @@ def event_for_access(event: Event, access: StreamAccess) -> dict[str, Any]:
 
 
 def stream_events(access: StreamAccess, *, after: int = 0) -> list[dict[str, Any]]:
-    """The stream's events after seq ``after``, as this caller may see them."""
-    events = Event.objects.filter(stream=access.stream, seq__gt=after).order_by("seq")
+    """The stream's events after seq ``after``, as this caller may see them (up to the
+    version they are shown: a delayed spectator's stops there)."""
+    events = Event.objects.filter(
+        stream=access.stream, seq__gt=after, seq__lte=access.shown_version
+    ).order_by("seq")
     return [event_for_access(event, access) for event in events]
 
 

@@ -263,6 +263,25 @@ def current_state(stream: Stream) -> GameState:
     return state
 
 
+# The states delayed spectators are shown (events.access: StreamAccess.shown_version), one per
+# stream, at the version last asked: each move moves it on by one replay, not one per viewer.
+delayed_cache = StateCache(size=256)
+
+
+def state_at(stream: Stream, version: int) -> GameState:
+    """The state after event ``version`` (the current state when that is the stream's
+    version; else a replay to it, cached per stream). Read-only, as :func:`current_state`."""
+    if version >= stream.version:
+        return current_state(stream)
+    game = game_of(stream)
+    cached = delayed_cache.get(stream.id, version=version, engine_version=game.engine_version)
+    if cached is not None:
+        return cached
+    state, _ = replay_stream(stream, until=version)
+    delayed_cache.put(stream.id, version=version, engine_version=game.engine_version, state=state)
+    return state
+
+
 def set_snapshot(stream: Stream, game: Game[Any], state: GameState) -> None:
     """Put the state in the stream's snapshot fields (in memory; the caller saves the row)."""
     stream.snapshot = game.state_to_json(state)

@@ -87,7 +87,7 @@ def game_summary(access: StreamAccess) -> GameSummary:
         game_name=game_name(stream.game),
         edition=stream.edition,
         finished=stream.is_finished,
-        version=stream.version,
+        version=access.shown_version,  # a delayed spectator's is behind the stream's
         viewer_seat=access.seat,
         seats=seats,
         result=result,
@@ -145,7 +145,7 @@ def last_moves(access: StreamAccess, names: list[str]) -> list[str]:
     selector withholds what the caller may not see): the engine's own description of each move
     (the audit log's), in the viewer's language with the players' names."""
     game = game_of(access.stream)
-    after = max(access.stream.version - LAST_MOVES, 0)
+    after = max(access.shown_version - LAST_MOVES, 0)
     lines = []
     for event in stream_events(access, after=after):
         payload = event["payload"]

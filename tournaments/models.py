@@ -135,6 +135,14 @@ class Tournament(models.Model):
         help_text=_("What a late entrant earns for each round played before they entered."),
     )
     dispute_window_minutes = models.PositiveIntegerField(default=30)
+    spectator_delay = models.PositiveSmallIntegerField(
+        _("spectator delay"),
+        default=0,
+        help_text=_(
+            "Spectators see each game as it was this many moves ago (0: live); players, "
+            "arbiters and staff always see it live, and everyone once it is over."
+        ),
+    )
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     pairing_seed = models.CharField(
         max_length=64, help_text=_("Seed of every draw: the same seed gives the same pairings.")

@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels (the game sockets).
+"""ASGI entry point: HTTP through Django, WebSockets through Channels (the game sockets: the
+event store's version-only one and the table page's, events.routing and play.routing).
 
 Sockets are authenticated by the session cookie (AuthMiddlewareStack) and accepted only from
 pages of this site: the Origin must be one of ALLOWED_HOSTS (a page elsewhere cannot open a
@@ -20,7 +21,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
-from events.routing import websocket_urlpatterns  # noqa: E402
+from events.routing import websocket_urlpatterns as stream_sockets  # noqa: E402
+from play.routing import websocket_urlpatterns as table_sockets  # noqa: E402
 
 http_application = (
     ASGIStaticFilesHandler(django_application)
@@ -32,7 +34,7 @@ application = ProtocolTypeRouter(
     {
         "http": http_application,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(URLRouter([*stream_sockets, *table_sockets]))
         ),
     }
 )

@@ -171,7 +171,10 @@ if CHANNEL_LAYER_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [CHANNEL_LAYER_URL],
+                # A socket timeout above the layer's 5 s blocking read (channels_redis's
+                # brpop_timeout): redis-py 8 reads with a 5 s timeout by default, which ends
+                # the read of a socket idle for 5 s with TimeoutError and closes it (1011).
+                "hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": 15}],
                 "prefix": env.str("CHANNEL_LAYER_PREFIX", default="herald"),
                 # A socket that lags this far behind drops frames rather than Redis growing:
                 # the page asks for what it missed when it sees a gap in the versions.
@@ -187,6 +190,15 @@ else:
 # the outbox only when that fails), "outbox" (always through an outbox entry and a Celery task)
 # or "off". docs/operations.md has bench/append.py's figures for each.
 HERALD_LIVE_SEND = env.str("HERALD_LIVE_SEND", default="direct")
+
+# Who else may watch a private game and how far behind spectators are kept (events.access):
+# rules of the apps above the event store, which it may not import.
+HERALD_WATCH_RULES = ["tournaments.watching.RULES"]
+
+# Presence at the table (play.presence): each open table socket of a seat renews its entry
+# every HERALD_PRESENCE_HEARTBEAT seconds; an entry not renewed for three beats (its server
+# process died) expires, and the seat shows as away.
+HERALD_PRESENCE_HEARTBEAT = env.float("HERALD_PRESENCE_HEARTBEAT", default=15.0)
 
 # Celery: a real broker when REDIS_URL is set; otherwise tasks run eagerly, in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -9,6 +9,7 @@ Redis; failed instead under HERALD_REQUIRE_SERVICES=1.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -145,13 +146,21 @@ def test_a_stale_page_is_refused_politely_and_refreshed(
         assert "Another move got there first" in message.inner_text()
         stream.refresh_from_db()
         assert stream.version == version_of(second) == version_of(first)
+
         # The dropped frames reach `keep` as Playwright dispatches them (while it waits): give
-        # the "advanced" frame a moment to be counted, then require it.
+        # the move's frame (the seat's new drawing) a moment to be counted, then require it.
+        def dropped_the_move() -> bool:
+            return any(
+                json.loads(frame).get("type") in {"table", "advanced"}
+                and json.loads(frame).get("version") == stream.version
+                for frame in frames
+            )
+
         for _ in range(50):
-            if any("advanced" in frame for frame in frames):
+            if dropped_the_move():
                 break
             second.wait_for_timeout(100)
-        assert any("advanced" in frame for frame in frames)
+        assert dropped_the_move()
     finally:
         for page in (first, second):
             page.context.close()

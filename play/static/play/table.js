@@ -1,6 +1,7 @@
-// The live table (play/templates/play/sept_blasons/table.html): moves sent to the game API,
-// the seat's own drawing fetched again after each commit the stream's socket announces.
-// The server draws everything; this module only sends clicks and swaps the drawn fragment.
+// The live table (play/templates/play/sept_blasons/table.html): moves sent to the game API;
+// after each commit the table socket (play/consumers.py) sends this user's own drawing, which
+// replaces the shown one. The server draws everything; this module only sends clicks, swaps
+// drawings in and marks who is connected.
 import { handleChoiceClick, initGroups } from "./choices.js";
 
 const ROOT = "[data-stream]";
@@ -33,25 +34,45 @@ function say(text) {
   box.hidden = !text;
 }
 
-// Fetch the table as the server draws it for this user now and put it in place, unless it
-// is older than what the page shows (a late answer after a newer one).
+// The seats connected, from the socket's last presence frame (null before the first): put
+// back on every drawing swapped in, since a shared drawing may have been drawn before it.
+let presence = null;
+
+function showPresence(table) {
+  if (!presence) return;
+  for (const mark of table.querySelectorAll("[data-presence-seat]")) {
+    const seat = Number(mark.dataset.presenceSeat);
+    if (seat < presence.length) mark.dataset.online = presence[seat] ? "true" : "false";
+  }
+}
+
+// Put a drawn table (HTML of its root element) in place of the shown one, unless it shows an
+// older version than the page does (a late answer after a newer one); `newer` demands a
+// strictly newer one (socket frames: the page may already show it).
+function swapIn(html, { newer = false } = {}) {
+  const holder = document.createElement("div");
+  holder.innerHTML = html;
+  const fresh = holder.querySelector(ROOT);
+  if (!fresh) return false;
+  const live = root();
+  const [was, is] = [Number(live.dataset.version), Number(fresh.dataset.version)];
+  if (is < was || (newer && is === was)) return false;
+  live.replaceWith(fresh);
+  initGroups(fresh);
+  showPresence(fresh);
+  document.title = fresh.dataset.title || document.title;
+  return true;
+}
+
+// Fetch the table as the server draws it for this user now and put it in place.
 async function refresh() {
-  const current = root();
-  const answer = await fetch(current.dataset.fragment, {
+  const answer = await fetch(root().dataset.fragment, {
     credentials: "same-origin",
     headers: { Accept: "text/html" },
     cache: "no-store",
   });
   if (!answer.ok) return;
-  const holder = document.createElement("div");
-  holder.innerHTML = await answer.text();
-  const fresh = holder.querySelector(ROOT);
-  if (!fresh) return;
-  const live = root();
-  if (Number(fresh.dataset.version) < Number(live.dataset.version)) return;
-  live.replaceWith(fresh);
-  initGroups(fresh);
-  document.title = fresh.dataset.title || document.title;
+  swapIn(await answer.text());
 }
 
 async function send(button) {
@@ -74,7 +95,11 @@ async function send(button) {
       }),
     });
     if (answer.ok) {
-      await refresh();
+      // The socket brings the new drawing; if its frame is lost, fetch it.
+      const { version } = await answer.json().catch(() => ({}));
+      setTimeout(() => {
+        if (!(shownVersion() >= version)) refresh().catch(() => {});
+      }, 3000);
       return;
     }
     const body = await answer.json().catch(() => ({}));
@@ -95,16 +120,25 @@ document.addEventListener("click", (event) => {
   if (button && !button.disabled && root().contains(button)) send(button);
 });
 
-// The stream's socket: "joined" and "advanced" frames carry the stream's version; any version
-// other than the one shown (a move, a gap, a reconnect) means: fetch the table again.
+// The table socket: "table" frames carry this user's drawing of a new version; "presence"
+// frames the seats connected; "joined" (on every connect) and "advanced" (a drawing the server
+// could not make) carry only a version, and one other than the shown one means: fetch the
+// table. A "table" frame is a whole drawing, so a version skipped in between costs nothing;
+// a lost frame is made good by the next one, a reconnect's "joined", or a refused move.
 let delay = 500;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${root().dataset.stream}/`);
+  const path = `/ws/games/${root().dataset.stream}/table/`;
+  const socket = new WebSocket(`${scheme}://${location.host}${path}`);
   socket.addEventListener("open", () => { delay = 500; });
   socket.addEventListener("message", (event) => {
     const frame = JSON.parse(event.data);
-    if (typeof frame.version === "number" && frame.version !== shownVersion()) {
+    if (frame.type === "presence" && Array.isArray(frame.seats)) {
+      presence = frame.seats;
+      showPresence(root());
+    } else if (frame.type === "table" && typeof frame.html === "string") {
+      if (frame.version > shownVersion()) swapIn(frame.html, { newer: true });
+    } else if (typeof frame.version === "number" && frame.version !== shownVersion()) {
       // A failed fetch is not retried here: the next frame, or the reconnect's "joined", asks again.
       refresh().catch(() => {});
     }

@@ -1,0 +1,175 @@
+"""The table page's socket: ``ws/games/<uuid>/table/`` (play.routing, herald.asgi).
+
+The event store's socket (events.consumers.StreamConsumer) with what the page needs:
+
+- ``{"type": "joined", "stream", "version"}`` once the socket is in the stream's group, the
+  version being the one the viewer is shown (a delayed spectator's is behind the stream's);
+- ``{"type": "table", "stream", "version", "html"}`` after each commit: the table's root
+  element drawn for *this socket's user* (their seat's view, or the public one), in their
+  language, exactly as ``/games/<id>/fragment`` draws it (play.rendering.render_table). So a
+  seat's hand only ever travels on that seat's own socket; the group message says only the
+  version (events.live). When the drawing fails, ``{"type": "advanced", ...}`` instead: the
+  page then fetches the fragment;
+- ``{"type": "presence", "seats": [true, false, ...]}`` on joining and whenever a seat's
+  player connects or goes (play.presence; across processes through the presence group).
+
+Why a consumer of play's and not a hook in events' one: the drawing is play's, and events sits
+below play (pyproject's import contract), so the table socket subclasses the store's socket
+and the store's stays the plain, version-only socket API clients use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from types import SimpleNamespace
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import translation
+
+from events.access import access_stream_for_user
+from events.consumers import FORBIDDEN, StreamConsumer
+from events.errors import StreamNotFound
+from play import presence as presences
+from play.rendering import public_drawings, public_key, render_table
+
+logger = logging.getLogger(__name__)
+
+
+def language_of(scope: dict[str, Any]) -> str:
+    """The language the socket's user reads, by LocaleMiddleware's rule: the switcher's cookie,
+    else the browser's Accept-Language, else the site's default."""
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    asked = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {}, META={"HTTP_ACCEPT_LANGUAGE": accept}
+    )
+    try:
+        return str(translation.get_language_from_request(asked))
+    except Exception:  # a malformed header: the default, as a page would fall back to
+        return str(settings.LANGUAGE_CODE)
+
+
+def draw_for(
+    user: Any, stream_id: str, language: str, presence: list[bool] | None
+) -> tuple[int, str] | None:
+    """(In a database thread.) The table for ``user`` now; StreamNotFound when they may no
+    longer see the stream."""
+    return render_table(access_stream_for_user(user, stream_id), language, presence)
+
+
+class TableConsumer(StreamConsumer):
+    """One table page's socket: its user's own drawing after each commit, and presence."""
+
+    seat: int | None = None
+    players: int = 0
+    shown: int = 0  # the version of the last drawing sent (or announced on joining)
+    language: str = ""
+    entry: str | None = None  # this socket's presence entry, for a seated player
+    presence: list[bool] | None = None
+    presence_group: str = ""
+    beating: asyncio.Task[None] | None = None
+
+    def open_stream(self, user: Any, stream_id: str) -> int | None:
+        try:
+            access = access_stream_for_user(user, stream_id)
+        except StreamNotFound:
+            return None
+        self.seat = access.seat
+        self.players = access.stream.players
+        self.shown = access.shown_version
+        self.language = language_of(self.scope)
+        return self.shown
+
+    async def joined(self) -> None:
+        self.presence_group = presences.presence_group(self.stream_id)
+        await self.channel_layer.group_add(self.presence_group, self.channel_name)
+        if self.seat is not None:
+            self.entry = presences.member(self.seat, self.channel_name)
+        seats = await self.announce(add=self.entry)
+        await self.send_json({"type": "presence", "seats": seats})
+        self.beating = asyncio.create_task(self.beat())
+
+    async def disconnect(self, code: int) -> None:
+        if self.beating is not None:
+            self.beating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.beating
+        if self.presence_group:
+            if self.entry is not None:
+                await self.announce(remove=self.entry)
+            await self.channel_layer.group_discard(self.presence_group, self.channel_name)
+        await super().disconnect(code)
+
+    async def stream_advanced(self, message: dict[str, Any]) -> None:
+        """A commit: draw the table for this socket's user and send it, unless what is sent
+        already shows that version (a drawing made after a later commit) or newer."""
+        version = int(message["version"])
+        if version <= self.shown:
+            return
+        if self.seat is None and self.presence is not None:
+            # A spectator: the public drawing of this version, if another socket of this
+            # process drew it already, costs no query. Only a spectator shown the stream's
+            # own version ever stores it (a delayed one stores the older version it sees).
+            shared = public_drawings.get(
+                public_key(self.stream_id, version, self.language, self.presence)
+            )
+            if shared is not None:
+                self.shown = version
+                await self.send_frame(shared)
+                return
+        try:
+            drawn = await database_sync_to_async(draw_for)(
+                self.scope.get("user"), self.stream_id, self.language, self.presence
+            )
+        except StreamNotFound:  # no longer allowed to watch (e.g. left the club)
+            await self.close(code=FORBIDDEN)
+            return
+        except Exception:
+            logger.exception("table %s: no drawing for version %s", self.stream_id, message)
+            drawn = None
+        if drawn is None:  # the page fetches the fragment instead
+            await super().stream_advanced(message)
+            return
+        if drawn[0] <= self.shown:  # a delayed spectator whose shown version did not move
+            return
+        self.shown = drawn[0]
+        await self.send_frame(drawn)
+
+    async def send_frame(self, drawn: tuple[int, str]) -> None:
+        """A ``table`` frame: the drawing and the version it shows."""
+        version, html = drawn
+        await self.send_json(
+            {"type": "table", "stream": self.stream_id, "version": version, "html": html}
+        )
+
+    async def stream_presence(self, message: dict[str, Any]) -> None:
+        """The seats connected changed (play.presence): tell the page."""
+        self.presence = [bool(seat) for seat in message["seats"]]
+        await self.send_json({"type": "presence", "seats": self.presence})
+
+    async def announce(self, *, add: str | None = None, remove: str | None = None) -> list[bool]:
+        """Update this socket's presence entry; when the seats connected changed, send them to
+        the stream's table sockets (in every process). The seats as they are now."""
+        try:
+            changed, seats = await presences.presence_store().update(
+                self.stream_id, self.players, add=add, remove=remove
+            )
+            self.presence = seats
+            if changed:
+                await self.channel_layer.group_send(
+                    self.presence_group, presences.presence_message(seats)
+                )
+        except Exception as exc:  # Redis away: presence waits for the next heartbeat
+            logger.warning("table %s: presence not updated (%s)", self.stream_id, exc)
+        return list(self.presence or [False] * self.players)
+
+    async def beat(self) -> None:
+        """Renew this socket's entry every heartbeat; on the way, expire the entries of sockets
+        whose process died, and announce the change."""
+        while True:
+            await asyncio.sleep(presences.heartbeat())
+            await self.announce(add=self.entry)
