@@ -524,3 +524,32 @@ def test_staff_see_the_nav_entry_players_do_not(night: Night) -> None:
     player = Player.objects.first()
     assert player is not None
     assert entry not in client_for(player.user).get(reverse("home")).content.decode()
+
+
+def test_the_desk_and_the_ruling_read_in_french(night: Night) -> None:
+    game = night.games[0]
+    dispute = night.dispute(game)
+    arbiter = client_for(night.arbiter)
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+    listed = text(arbiter.get(reverse("dispute-pages:list"), **french).content.decode())
+    assert "Le bureau de l’arbitre" in listed
+    assert "Bots' night, ronde 1, table 1" in listed
+    page = text(arbiter.get(detail_url(dispute), **french).content.decode())
+    assert "Votre décision" in page
+    assert "Contesté : coup 2 sur" in page
+    ranks = [2, 1, 3, 4] if game.result["ranks"] != [2, 1, 3, 4] else [1, 2, 3, 4]
+    preview = arbiter.post(
+        reverse("dispute-pages:preview", args=[dispute.pk]), amend_form(ranks), **french
+    )
+    words = text(preview.content.decode())
+    assert "Avant de statuer sur la contestation" in words
+    first, second = (night.name_of(night.seat_user(game, ranks.index(r))) for r in (1, 2))
+    assert f"{first} 1er, {second} 2e" in words
+    arbiter.post(reverse("dispute-pages:rule", args=[dispute.pk]), amend_form(ranks))
+    told = text(
+        client_for(night.seat_user(game, 0))
+        .get(reverse("play:table", args=[game.pk]), **french)
+        .content.decode()
+    )
+    assert "L’arbitre a décidé le" in told
+    assert "que le résultat est corrigé ainsi :" in told
