@@ -25,6 +25,7 @@ from ratings.disputes import DisputeError, check_may_rule, dispute_rule
 from ratings.forms import RulingForm
 from ratings.models import (
     Dispute,
+    DisputeStatement,
     RatedGame,
     Rating,
     RatingChange,
@@ -79,15 +80,33 @@ class VerificationAdmin(ReadOnlyAdmin):
     search_fields = ["stream_id"]
 
 
+class DisputeStatementInline(admin.TabularInline):
+    """The other seated players' sides, read-only (the site's dispute page is where they add
+    them)."""
+
+    model = DisputeStatement
+    fields = ["author", "made_at", "text"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Dispute)
 class DisputeAdmin(ReadOnlyAdmin):
     list_display = ["id", "stream_id", "status", "opened_by", "failed_check", "ruling", "opened_at"]
     list_filter = ["status", "ruling", "failed_check"]
     search_fields = ["stream_id", "reason", "opened_by__username"]
     readonly_fields = ["audit"]
+    inlines = [DisputeStatementInline]
     fieldsets = [
-        (None, {"fields": ["stream_id", "audit", "status", "opened_by", "opened_at", "reason",
-                           "failed_check"]}),
+        (None, {"fields": ["stream_id", "audit", "status", "opened_by", "opened_at", "move",
+                           "reason", "failed_check"]}),
         ("Ruling", {"fields": ["ruling", "ruling_reason", "ruled_by", "ruled_at", "ruling_seq",
                                "amended_ranks", "replay_from", "new_stream_id", "recompute"]}),
     ]  # fmt: skip

@@ -553,3 +553,15 @@ def test_the_desk_and_the_ruling_read_in_french(night: Night) -> None:
     )
     assert "L’arbitre a décidé le" in told
     assert "que le résultat est corrigé ainsi :" in told
+
+
+def test_the_admin_shows_the_disputed_move_and_the_statements(night: Night) -> None:
+    game = night.games[0]
+    dispute = night.dispute(game, move=4)
+    dispute_statement_add(dispute_id=dispute.pk, user=night.seat_user(game, 1), text="Not so.")
+    staff = make_user("desk-admin", groups=("arbiters",), staff=True)
+    page = client_for(staff).get(reverse("admin:ratings_dispute_change", args=[dispute.pk]))
+    assert page.status_code == 200
+    words = text(page.content.decode())
+    assert "Not so." in words
+    assert "Move: 4" in words
