@@ -15,13 +15,15 @@ import re
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from events.models import Event, EventType, Stream
 from ratings.consequences import ruling_consequences
-from ratings.disputes import dispute_statement_add
+from ratings.disputes import dispute_open, dispute_statement_add
 from ratings.models import Dispute, DisputeStatement, Rating, RatingChange, RecomputeJob
 from ratings.services import recompute_run
 from tests.ratings.dispute_night import Night, dispute_night
@@ -565,3 +567,35 @@ def test_the_admin_shows_the_disputed_move_and_the_statements(night: Night) -> N
     words = text(page.content.decode())
     assert "Not so." in words
     assert "Move: 4" in words
+
+
+def test_a_game_outside_tournaments_and_not_rated_yet_says_so_in_the_preview(
+    finished: Any, arbiter: Any
+) -> None:
+    """A toy game with no tournament table, never verified: nothing in standings or ratings
+    moves, and the preview says why instead of showing empty tables."""
+    stream = finished(2)
+    dispute = dispute_open(stream_id=stream.pk, user=stream.seats.get(seat=0).user, reason="hm")
+    answer = client_for(arbiter).post(
+        reverse("dispute-pages:preview", args=[dispute.pk]),
+        {"ruling": "annul", "reason": "A misdeal."},
+    )
+    assert answer.status_code == 200
+    words = text(answer.content.decode())
+    assert "The game belongs to no tournament: no standings change." in words
+    assert "The game is not rated yet: once verified, it is rated as the ruling says." in words
+    listed = text(client_for(arbiter).get(reverse("dispute-pages:list")).content.decode())
+    assert "A game of" in listed
+
+
+def test_the_list_costs_the_same_queries_with_more_disputes(
+    night: Night, django_assert_max_num_queries: Any
+) -> None:
+    client = client_for(night.arbiter)
+    night.dispute(night.games[0])
+    with CaptureQueriesContext(connection) as one:
+        client.get(reverse("dispute-pages:list"))
+    night.dispute(night.games[1], seat=2)
+    with django_assert_max_num_queries(len(one.captured_queries)):
+        html = client.get(reverse("dispute-pages:list")).content.decode()
+    assert html.count("data-dispute=") == 2
