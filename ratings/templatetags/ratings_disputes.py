@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.contrib.auth.models import AnonymousUser
 
 from ratings import dispute_selectors as desk
 
@@ -20,5 +21,7 @@ register = template.Library()
 def game_dispute_panel(context: template.Context, stream_id: Any) -> dict[str, Any]:
     """``{% game_dispute_panel game.stream_id %}``: the game's rulings, its open dispute, and
     the "dispute this game" link for a seated player who may still file one."""
-    user = context["request"].user
+    # A page rendered without a request (none is, today) reads as a visitor's.
+    request = context.get("request")
+    user = getattr(request, "user", None) or AnonymousUser()
     return {"panel": desk.game_dispute_panel(stream_id=stream_id, user=user)}

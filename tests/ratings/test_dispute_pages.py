@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from django.db import connection
+from django.template import Context, Template
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -599,3 +601,21 @@ def test_the_list_costs_the_same_queries_with_more_disputes(
     with django_assert_max_num_queries(len(one.captured_queries)):
         html = client.get(reverse("dispute-pages:list")).content.decode()
     assert html.count("data-dispute=") == 2
+
+
+def test_the_game_pages_dispute_lines_for_a_visitor_say_the_ruling_only(night: Night) -> None:
+    """Rendered without a request, or for a visitor: the ruling (the game's result changed for
+    everyone), no open dispute, no link to a dispute page they may not read."""
+    game = night.games[0]
+    dispute = night.dispute(game)
+    client_for(night.arbiter).post(
+        reverse("dispute-pages:rule", args=[dispute.pk]), {"ruling": "uphold", "reason": "Fine."}
+    )
+    night.dispute(game, seat=1)  # a second dispute, still open
+    html = Template('{% include "ratings/disputes/_game_dispute.html" %}').render(
+        Context({"game": SimpleNamespace(stream_id=game.pk)})
+    )
+    words = text(html)
+    assert "that the result stands: Fine." in words
+    assert "under dispute" not in words
+    assert "/disputes/" not in html
