@@ -21,10 +21,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from herald.admin import ReadOnlyAdmin
+from ratings.dispute_selectors import replay_url
 from ratings.disputes import DisputeError, check_may_rule, dispute_rule
 from ratings.forms import RulingForm
 from ratings.models import (
     Dispute,
+    DisputeStatement,
     RatedGame,
     Rating,
     RatingChange,
@@ -34,9 +36,10 @@ from ratings.models import (
 )
 
 
-def _audit_link(stream_id: Any) -> str:
-    url = reverse("stream-audit", kwargs={"stream_id": stream_id})
-    return format_html('<a href="{}?at=1">{}</a>', url, gettext("step through the game"))
+def _audit_link(dispute: Dispute) -> str:
+    """The replay viewer opened at the disputed move (move n counts moves, as everywhere)."""
+    url = replay_url(dispute.stream_id, dispute.move)
+    return format_html('<a href="{}">{}</a>', url, gettext("step through the game"))
 
 
 @admin.register(RatingPool)
@@ -79,22 +82,40 @@ class VerificationAdmin(ReadOnlyAdmin):
     search_fields = ["stream_id"]
 
 
+class DisputeStatementInline(admin.TabularInline):
+    """The other seated players' sides, read-only (the site's dispute page is where they add
+    them)."""
+
+    model = DisputeStatement
+    fields = ["author", "made_at", "text"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Dispute)
 class DisputeAdmin(ReadOnlyAdmin):
     list_display = ["id", "stream_id", "status", "opened_by", "failed_check", "ruling", "opened_at"]
     list_filter = ["status", "ruling", "failed_check"]
     search_fields = ["stream_id", "reason", "opened_by__username"]
     readonly_fields = ["audit"]
+    inlines = [DisputeStatementInline]
     fieldsets = [
-        (None, {"fields": ["stream_id", "audit", "status", "opened_by", "opened_at", "reason",
-                           "failed_check"]}),
+        (None, {"fields": ["stream_id", "audit", "status", "opened_by", "opened_at", "move",
+                           "reason", "failed_check"]}),
         ("Ruling", {"fields": ["ruling", "ruling_reason", "ruled_by", "ruled_at", "ruling_seq",
                                "amended_ranks", "replay_from", "new_stream_id", "recompute"]}),
     ]  # fmt: skip
 
     @admin.display(description=_("audit"))
     def audit(self, dispute: Dispute) -> str:
-        return _audit_link(dispute.stream_id)
+        return _audit_link(dispute)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -179,7 +200,7 @@ class DisputeAdmin(ReadOnlyAdmin):
             "dispute": dispute,
             "is_open": dispute.status == Dispute.Status.OPEN,
             "form": form,
-            "audit": _audit_link(dispute.stream_id),
+            "audit": _audit_link(dispute),
         }
         return TemplateResponse(
             request, "admin/ratings/dispute/ruling.html", context, status=status

@@ -20,12 +20,12 @@ from django.utils.translation import gettext
 
 from engine.core import is_competition_ranking
 from events.errors import StreamError, StreamNotFound
-from events.models import Stream, StreamSeat
+from events.models import Event, EventType, Stream, StreamSeat
 from events.services import stream_append_ruling, stream_continue_from
 from herald.errors import ServiceError
 from herald.roles import is_privileged
 from ratings import selectors, services
-from ratings.models import Dispute, RecomputeJob
+from ratings.models import Dispute, DisputeStatement, RecomputeJob
 from tournaments.models import Table
 
 #: Without a tournament (or a tournament window), a game may be disputed this long after it ends.
@@ -52,28 +52,51 @@ def dispute_window(*, stream_id: uuid.UUID | str) -> dt.timedelta:
     return dt.timedelta(minutes=minutes)
 
 
-def dispute_open(*, stream_id: uuid.UUID | str, user: Any, reason: str) -> Dispute:
-    """A seated player disputes a finished game, within the window, with a reason."""
+def dispute_open(
+    *, stream_id: uuid.UUID | str, user: Any, reason: str, move: int | None = None
+) -> Dispute:
+    """A seated player disputes a finished game, within the window, with a reason and,
+    optionally, the move it is about (``move`` n is the game's n-th move, counted from 1)."""
+    refusal = dispute_open_refusal(stream_id=stream_id, user=user)
+    if refusal is not None:
+        raise refusal
+    if not reason.strip():
+        raise DisputeError(gettext("Say why you dispute the game: the reason is required."))
+    if move is not None:
+        _check_move(stream_id, move)
+    try:
+        with transaction.atomic():
+            return Dispute.objects.create(
+                stream_id=stream_id, opened_by=user, reason=reason, move=move
+            )
+    except IntegrityError:
+        raise _already_open() from None
+
+
+def dispute_open_refusal(*, stream_id: uuid.UUID | str, user: Any) -> DisputeError | None:
+    """Why ``user`` may not dispute the game now (None when they may): not a game, not seated
+    in it, not over, its window closed, or a dispute already open on it.
+
+    :func:`dispute_open` raises it; the game's page asks before it offers the form.
+    """
     stream = Stream.objects.filter(pk=stream_id).first()
     if stream is None:
-        raise DisputeError(
+        return DisputeError(
             gettext("There is no game stream {stream_id}.").format(stream_id=stream_id),
             code="not_found",
             status=404,
         )
     if not StreamSeat.objects.filter(stream=stream, user_id=user.pk).exists():
-        raise DisputeError(
+        return DisputeError(
             gettext("Only a player seated in this game can dispute it."),
             code="forbidden",
             status=403,
         )
     if not stream.is_finished or stream.finished_at is None:
-        raise DisputeError(gettext("The game is not over: a game is disputed once it has ended."))
-    if not reason.strip():
-        raise DisputeError(gettext("Say why you dispute the game: the reason is required."))
+        return DisputeError(gettext("The game is not over: a game is disputed once it has ended."))
     window = dispute_window(stream_id=stream.pk)
     if timezone.now() > stream.finished_at + window:
-        raise DisputeError(
+        return DisputeError(
             (
                 gettext(
                     "The game ended at {finished_at:%Y-%m-%d %H:%M} UTC; disputes were open "
@@ -83,13 +106,82 @@ def dispute_open(*, stream_id: uuid.UUID | str, user: Any, reason: str) -> Dispu
             code="dispute_window_closed",
             status=409,
         )
+    if Dispute.objects.filter(stream_id=stream.pk, status=Dispute.Status.OPEN).exists():
+        return _already_open()
+    return None
+
+
+def _already_open() -> DisputeError:
+    return DisputeError(
+        gettext("This game already has an open dispute; the arbiter rules on it first."),
+        code="dispute_open",
+        status=409,
+    )
+
+
+def moves_played(stream_id: uuid.UUID | str) -> int:
+    """How many moves the game has (move n is its n-th ``MoveMade`` event)."""
+    return Event.objects.filter(stream_id=stream_id, type=EventType.MOVE_MADE).count()
+
+
+def _check_move(stream_id: uuid.UUID | str, move: int) -> None:
+    played = moves_played(stream_id)
+    if not 1 <= move <= played:
+        raise DisputeError(
+            gettext("The game has {moves} moves: name a move from 1 to {moves}.").format(
+                moves=played
+            )
+        )
+
+
+def dispute_window_ends(*, stream_id: uuid.UUID | str) -> dt.datetime | None:
+    """When disputes on the finished game close (None while it runs)."""
+    stream = Stream.objects.filter(pk=stream_id).first()
+    if stream is None or stream.finished_at is None:
+        return None
+    return stream.finished_at + dispute_window(stream_id=stream.pk)
+
+
+# -- statements ----------------------------------------------------------------------------------
+
+
+def dispute_statement_add(*, dispute_id: int, user: Any, text: str) -> DisputeStatement:
+    """Another player seated in the disputed game says their side, once, while it is open.
+
+    The opener's side is the dispute's reason; the arbiter reads both before ruling.
+    """
+    dispute = Dispute.objects.filter(pk=dispute_id).first()
+    if dispute is None:
+        raise DisputeError(
+            gettext("There is no dispute {dispute_id}.").format(dispute_id=dispute_id),
+            code="not_found",
+            status=404,
+        )
+    if not StreamSeat.objects.filter(stream_id=dispute.stream_id, user_id=user.pk).exists():
+        raise DisputeError(
+            gettext("Only a player seated in the game adds a statement to its dispute."),
+            code="forbidden",
+            status=403,
+        )
+    if dispute.opened_by_id == user.pk:
+        raise DisputeError(
+            gettext("You opened this dispute: your reason is your statement."),
+            code="forbidden",
+            status=403,
+        )
+    if dispute.status != Dispute.Status.OPEN:
+        raise DisputeError(
+            gettext("This dispute has already been ruled on."), code="ruled", status=409
+        )
+    if not text.strip():
+        raise DisputeError(gettext("Write your statement: it cannot be empty."))
     try:
         with transaction.atomic():
-            return Dispute.objects.create(stream_id=stream.pk, opened_by=user, reason=reason)
+            return DisputeStatement.objects.create(dispute=dispute, author=user, text=text)
     except IntegrityError:
         raise DisputeError(
-            gettext("This game already has an open dispute; the arbiter rules on it first."),
-            code="dispute_open",
+            gettext("You have already made your statement on this dispute."),
+            code="statement_made",
             status=409,
         ) from None
 
@@ -118,14 +210,7 @@ def dispute_rule(
     (a Celery job, queued on commit) and the tournament table follows.
     """
     check_may_rule(arbiter)
-    if ruling not in Dispute.Ruling.values:
-        raise DisputeError(
-            gettext("Unknown ruling {ruling}; rulings: {join}.").format(
-                ruling=repr(ruling), join=", ".join(Dispute.Ruling.values)
-            )
-        )
-    if not reason.strip():
-        raise DisputeError(gettext("A ruling needs a reason the players can read."))
+    _check_ruling_words(ruling, reason)
     with transaction.atomic():
         dispute = Dispute.objects.select_for_update().filter(pk=dispute_id).first()
         if dispute is None:
@@ -154,6 +239,57 @@ def dispute_rule(
         dispute.save()
         services.standings_follow(stream_id=dispute.stream_id, by=arbiter)
     return dispute
+
+
+def _check_ruling_words(ruling: str, reason: str) -> None:
+    if ruling not in Dispute.Ruling.values:
+        raise DisputeError(
+            gettext("Unknown ruling {ruling}; rulings: {join}.").format(
+                ruling=repr(ruling), join=", ".join(Dispute.Ruling.values)
+            )
+        )
+    if not reason.strip():
+        raise DisputeError(gettext("A ruling needs a reason the players can read."))
+
+
+def check_ruling(
+    *,
+    dispute: Dispute,
+    arbiter: Any,
+    ruling: str,
+    reason: str,
+    ranks: Sequence[int] | None = None,
+    from_move: int | None = None,
+) -> list[int] | None:
+    """Refuse, as :func:`dispute_rule` would, a ruling that cannot be made; write nothing.
+
+    The site's preview asks before it shows the consequences; :func:`dispute_rule` checks
+    everything again under the dispute's lock when the arbiter confirms. Returns the checked
+    ranks of an "amend" ruling (None for the others).
+    """
+    check_may_rule(arbiter, dispute)
+    _check_ruling_words(ruling, reason)
+    if dispute.status != Dispute.Status.OPEN:
+        raise DisputeError(
+            gettext("This dispute has already been ruled on."), code="ruled", status=409
+        )
+    if ruling == Dispute.Ruling.REPLAY:
+        _check_replay_move(dispute.stream_id, from_move)
+    if ruling == Dispute.Ruling.AMEND:
+        return _checked_ranks(dispute.stream_id, ranks)
+    return None
+
+
+def _check_replay_move(stream_id: uuid.UUID, from_move: int | None) -> None:
+    if from_move is None:
+        raise DisputeError(gettext("Say from which move the game is replayed (from_move)."))
+    played = moves_played(stream_id)
+    if not 0 <= from_move < played:
+        raise DisputeError(
+            gettext("The game has {len} moves: replay from a move between 0 and {value}.").format(
+                len=played, value=played - 1
+            )
+        )
 
 
 def check_may_rule(user: Any, dispute: Dispute | None = None) -> None:

@@ -246,6 +246,11 @@ class Dispute(models.Model):
         help_text=_("Empty when verification opened it."),
     )
     reason = models.TextField()
+    move = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("The move it is about (move n is the game's n-th move); empty when not said."),
+    )
     failed_check = models.CharField(max_length=40, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     opened_at = models.DateTimeField(auto_now_add=True)
@@ -287,3 +292,29 @@ class Dispute(models.Model):
     def __str__(self) -> str:
         who = self.opened_by or "verification"
         return f"dispute on {self.stream_id} by {who} ({self.status})"
+
+
+class DisputeStatement(models.Model):
+    """What another player seated in the disputed game says about it (one each).
+
+    The opener's statement is the dispute's ``reason``; the others may add theirs while the
+    dispute is open, so the arbiter reads every side before ruling.
+    """
+
+    dispute = models.ForeignKey(Dispute, on_delete=models.CASCADE, related_name="statements")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="dispute_statements"
+    )
+    text = models.TextField()
+    made_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("dispute statement")
+        verbose_name_plural = _("dispute statements")
+        ordering = ["dispute", "made_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["dispute", "author"], name="statement_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"statement by {self.author} on dispute {self.dispute_id}"

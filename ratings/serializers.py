@@ -144,6 +144,7 @@ class DisputeSerializer(serializers.ModelSerializer[Dispute]):
             "automatic",
             "opened_by",
             "reason",
+            "move",
             "failed_check",
             "opened_at",
             "ruling",
@@ -171,6 +172,9 @@ class DisputeSerializer(serializers.ModelSerializer[Dispute]):
 class DisputeOpenSerializer(serializers.Serializer[Any]):
     stream = serializers.UUIDField()
     reason = serializers.CharField(max_length=4000)
+    move = serializers.IntegerField(
+        min_value=1, required=False, help_text="The move it is about: the game's n-th move."
+    )
 
 
 class RulingSerializer(serializers.Serializer[Any]):

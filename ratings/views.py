@@ -272,6 +272,7 @@ class DisputeListView(APIView):
             stream_id=body.validated_data["stream"],
             user=request.user,
             reason=body.validated_data["reason"],
+            move=body.validated_data.get("move"),
         )
         return Response(serializers.DisputeSerializer(dispute).data, status=201)
 

@@ -23,7 +23,7 @@ from engine.bots import GreedyBot, RandomBot
 from events.models import Stream, StreamSeat
 from events.services import stream_append_move
 from herald.roles import ARBITERS
-from ratings.disputes import DisputeError, dispute_open
+from ratings.disputes import DisputeError, dispute_open, dispute_statement_add, moves_played
 from ratings.verification import game_verify_and_rate
 from tournaments import services as tournaments
 from tournaments.models import Player, Table, Tournament
@@ -226,8 +226,13 @@ def bots_play(stream: Any, bots: dict[int, Any], *, max_moves: int = 100_000) ->
     raise RuntimeError(f"stream {stream.pk} did not end after {max_moves} moves")
 
 
+#: The move the demo's open dispute is about (the game's last one if it has fewer).
+DEMO_DISPUTED_MOVE = 5
+
+
 def _open_a_dispute(tournaments_made: list[Any], say: Callable[[str], None]) -> None:
-    """One open dispute, so the arbiter's list and the admin show what one looks like."""
+    """One open dispute the demo arbiter can rule on from the site (/disputes/): on the first
+    table of the first tournament, about its fifth move, with the other side's statement."""
     if not tournaments_made:
         return
     table = (
@@ -237,12 +242,21 @@ def _open_a_dispute(tournaments_made: list[Any], say: Callable[[str], None]) -> 
     )
     if table is None:
         return
-    seat = StreamSeat.objects.filter(stream_id=table.stream_id, seat=1).select_related("user")
+    seats = {
+        seat.seat: seat.user
+        for seat in StreamSeat.objects.filter(stream_id=table.stream_id).select_related("user")
+    }
     try:
         dispute = dispute_open(
             stream_id=table.stream_id,
-            user=seat.get().user,
-            reason="I think a King was placed on the wrong law: please check move 5.",
+            user=seats[1],
+            reason="I think a King was placed on the wrong law at this move: please check it.",
+            move=min(DEMO_DISPUTED_MOVE, moves_played(table.stream_id)),
+        )
+        dispute_statement_add(
+            dispute_id=dispute.pk,
+            user=seats[0],
+            text="The King went where the card said; the result should stand.",
         )
     except DisputeError as exc:
         say(f"no demo dispute: {exc.detail}")

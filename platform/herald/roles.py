@@ -46,6 +46,7 @@ ARBITER_PERMISSIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("ratings", "ratingpool", ("view",)),
     ("ratings", "recomputejob", ("view",)),
     ("ratings", "dispute", ("view", "change")),
+    ("ratings", "disputestatement", ("view",)),
     ("tournaments", "tournament", ("view",)),
     ("tournaments", "round", ("view",)),
     ("tournaments", "table", ("view",)),

@@ -12,6 +12,7 @@ from typing import Any
 
 from events import selectors as events
 from play.selectors import game_name
+from ratings import dispute_selectors as disputes_desk
 from ratings import selectors as ratings
 from ratings.charts import RatingChart, rating_chart
 from ratings.models import Dispute
@@ -84,6 +85,7 @@ class MyHerald:
     games: list[MyGame]
     tournaments: list[tournaments.MyTournament]
     disputes: list[MyDispute]
+    rulings: list[disputes_desk.RulingLine]
     ratings: list[MyRatingLine]
     provisional_games: int
 
@@ -120,6 +122,7 @@ def my_herald(user: Any) -> MyHerald:
             MyDispute(d, d.opened_by_id == user.pk, _where(tables.get(d.stream_id)))
             for d in disputes
         ],
+        rulings=disputes_desk.rulings_for_player(user_id=user.pk),
         ratings=[
             MyRatingLine(line, game_name(line.rating.pool.game), rating_chart(line.points))
             for line in ratings.player_ratings_with_history(player_id=user.pk)

@@ -35,6 +35,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("tournaments/", include("tournaments.urls_pages")),
     path("ratings/", include("ratings.urls_pages")),
+    path("disputes/", include("ratings.urls_disputes")),
     # Clubs: the list, each club's page and its self sign-up (when the club allows it).
     path("clubs/", include("tournaments.urls_clubs")),
     path("games/", include("play.urls")),

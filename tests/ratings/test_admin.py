@@ -28,4 +28,5 @@ def test_every_ratings_admin_page_opens(finished: Callable[..., Any], seated: li
         assert page.status_code == 200, model
     detail = client.get(f"/admin/ratings/dispute/{dispute.pk}/change/")
     assert detail.status_code == 200
-    assert f"/api/v1/streams/{stream.pk}/audit?at=1" in detail.content.decode()
+    # The arbiter steps through the game in the replay viewer, opened at the disputed move.
+    assert f"/games/{stream.pk}/replay?move=" in detail.content.decode()
