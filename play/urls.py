@@ -1,4 +1,5 @@
-"""The game pages (mounted at /games/): url names ``play:table`` and ``play:fragment``."""
+"""The game pages (mounted at /games/): the lobby of open games (``play:lobby``, its fragment,
+the set-up form and the seat actions) and each stream's table (``play:table``, ``play:fragment``)."""
 
 from django.urls import URLPattern, path
 
@@ -7,6 +8,18 @@ from play import views
 app_name = "play"
 
 urlpatterns: list[URLPattern] = [
+    path("", views.lobby, name="lobby"),
+    path("lobby-fragment", views.lobby_fragment, name="lobby-fragment"),
+    path("new/<slug:game_id>/", views.lobby_new, name="lobby-new"),
+    *(
+        path(
+            f"open/<int:pk>/{action}",
+            views.lobby_action,
+            {"action": action},
+            name=f"lobby-{action}",
+        )
+        for action in views.LOBBY_ACTIONS
+    ),
     path("<uuid:stream>/", views.table, name="table"),
     path("<uuid:stream>/fragment", views.fragment, name="fragment"),
 ]
