@@ -19,7 +19,13 @@ from engine.core.options import Option
 
 #: Option name -> (label, help text) in the viewer's words.
 OPTION_WORDS: dict[str, tuple[Any, Any]] = {
-    "tie_rule": (_("Tied highest cards"), _("How a tie for the highest card is settled.")),
+    "tie_rule": (
+        _("Tied highest cards"),
+        _(
+            "Cascade: the highest value held by exactly one card wins. "
+            "Strict: a tie on the next value too, and nobody wins."
+        ),
+    ),
     "variants": (_("Variants"), ""),
     "abatement": (
         _("Abatement tokens"),
@@ -31,8 +37,8 @@ OPTION_WORDS: dict[str, tuple[Any, Any]] = {
 
 #: (option name, value) -> the choice's words.
 CHOICE_WORDS: dict[tuple[str, Any], Any] = {
-    ("tie_rule", "cascade"): _("Cascade: the highest value held by exactly one card wins"),
-    ("tie_rule", "strict"): _("Strict: a tie on the next value too, and nobody wins"),
+    ("tie_rule", "cascade"): _("Cascade"),
+    ("tie_rule", "strict"): _("Strict"),
     ("variants", 1): _("1 — the bourgeois consult tricks"),
     ("variants", 2): _("2 — the bourgeois help themselves"),
     ("variants", 3): _("3 — the bourgeois are curious (tokens)"),

@@ -196,7 +196,7 @@ def _value_words(name: str, value: Any) -> str:
         return gettext("yes") if value else gettext("no")
     if isinstance(value, list):
         return ", ".join(str(item) for item in value)
-    return str(CHOICE_WORDS.get((name, value), value)).split(":")[0].strip()
+    return str(CHOICE_WORDS.get((name, value), value))
 
 
 def game_choice(game_id: str) -> GameChoice | None:

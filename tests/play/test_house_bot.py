@@ -124,7 +124,9 @@ def test_under_eager_celery_the_bot_moves_after_the_player_s_move_commits() -> N
             format="json",
         )
         assert answer.status_code == 201, answer.content
-        assert answer.json()["version"] == before + 1
+        # The answer is the person's own move (and GameEnded after it if it ended the game).
+        assert answer.json()["event"]["seq"] == before + 1
+        assert answer.json()["event"]["seat"] == seat
         moves += 1
         assert moves < 1000
     stream.refresh_from_db()
@@ -170,3 +172,27 @@ def test_a_real_worker_plays_the_bot_s_turns_between_the_people_s_moves(
     )
     assert_not_rated(stream)
     assert OpenGame.objects.get(stream_id=stream.pk).state == OpenGame.State.STARTED
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("eager")
+def test_under_eager_celery_six_bots_play_around_one_person_to_the_end() -> None:
+    """The longest runs of bot turns: each bot move runs in the commit callbacks of the one
+    before, one level deeper; a whole game of six bots and one person stays well within it."""
+    aline = make_user("aline")
+    made = services.open_game_create(
+        by=aline, setup=OpenGameSetup(game_id=SEPT, players=7, options={}, start_now=True)
+    )
+    made.refresh_from_db()
+    stream = Stream.objects.get(pk=made.stream_id)
+    chooser = random.Random("six bots")
+    while seats := to_act(stream):
+        assert seats == [0], "a bot's turn was left waiting"
+        stream_append_move(
+            stream_id=stream.pk, seat=0, move=a_legal_move(stream, 0, chooser),
+            expected_version=stream.version,
+        )  # fmt: skip
+    stream.refresh_from_db()
+    assert stream.is_finished
+    assert stream.events.filter(type="MoveMade").exclude(seat=0).count() > 40
+    assert_not_rated(stream)
