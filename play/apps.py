@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class PlayConfig(AppConfig):
@@ -7,6 +8,7 @@ class PlayConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "play"
+    verbose_name = _("Play")
 
     def ready(self) -> None:
         # Register the house bot's task in every process (Celery discovers tasks only inside a

@@ -169,9 +169,17 @@ def _seat(
     if seat is None:
         return LobbySeat(number + 1, None)
     if seat.house_bot:
-        return LobbySeat(number + 1, gettext("House bot"), house_bot=True)
+        return LobbySeat(number + 1, house_bot_words(seat.user.get_username()), house_bot=True)
     name = names.get(seat.user_id) or seat.user.get_username()
     return LobbySeat(number + 1, name, mine=seat.user_id == viewer)
+
+
+def house_bot_words(username: str) -> str:
+    """A house bot's name in the viewer's language: "House bot", "House bot 2"..."""
+    index = username.rsplit("-", 1)[-1]
+    if not index.isdigit():
+        return gettext("House bot")
+    return gettext("House bot %(number)s") % {"number": index}
 
 
 def _game_name(game_id: str) -> str:

@@ -336,3 +336,25 @@ def test_the_demo_opens_a_game_of_each_drawn_game_for_two_people(
         services.open_game_join(open_game_id=sept.pk, user=user)
     sept.refresh_from_db()
     assert sept.state == OpenGame.State.STARTED
+
+
+def test_several_house_bots_are_told_apart_in_the_lobby() -> None:
+    services.open_game_create(by=make_user("aline"), setup=setup(players=4, house_bots=2))
+    html = Client().get(reverse("play:lobby")).content.decode()
+    assert "House bot</li>" in html
+    assert "House bot 2</li>" in html
+    french = Client().get(reverse("play:lobby"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Bot de la maison 2</li>" in french
+
+
+def test_staff_see_open_games_and_their_seats_in_the_admin() -> None:
+    made = services.open_game_create(by=make_user("aline"), setup=setup(house_bots=1))
+    boss = make_user("boss", staff=True)
+    boss.is_superuser = True
+    boss.save(update_fields=["is_superuser"])
+    staff = client_for(boss)
+    listing = staff.get("/admin/play/opengame/")
+    assert listing.status_code == 200
+    page = staff.get(f"/admin/play/opengame/{made.pk}/change/")
+    assert page.status_code == 200
+    assert "house-bot" in page.content.decode()
