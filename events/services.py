@@ -91,6 +91,13 @@ __all__ = [
 
 SEED_BYTES = 32
 
+#: A stream whose context sets this key to true has an outbox entry (topic
+#: :data:`TURN_TOPIC`: stream and version) written with each move that leaves the game
+#: running, for whoever follows its turns (the play app's house bots act on it). Other streams
+#: write nothing more: the context comes with the lock query, so the check costs no query.
+TURN_NOTICE = "turn_notice"
+TURN_TOPIC = "stream.turn"
+
 
 @dataclass
 class AppendOutcome:
@@ -282,7 +289,16 @@ def stream_append_move(
         event_store().append(stream, outcome.events, head_columns(finished=stream.is_finished))
         _remember_on_commit(stream, game, state)
         announce_advanced(stream.pk, stream.version)
+        _notify_turn(stream)
     return outcome
+
+
+def _notify_turn(stream: Stream) -> None:
+    """Tell whoever follows the stream's turns (:data:`TURN_NOTICE`) that it moved on."""
+    if stream.context.get(TURN_NOTICE) and not stream.is_finished:
+        outbox_publish(
+            topic=TURN_TOPIC, payload={"stream": str(stream.pk), "version": stream.version}
+        )
 
 
 def _lock_stream(stream_id: UUID | str, idempotency_key: str | None = None) -> Stream:

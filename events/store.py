@@ -34,8 +34,9 @@ _SNAPSHOT = Stream._meta.get_field("snapshot")
 # stay deferred: Django loads a deferred column if something reads it.
 LOCKED_COLUMNS = (
     "game", "engine_version", "status", "version", "head_hash", "seed", "hash_format",
-    "snapshot_version", "snapshot_engine",
+    "snapshot_version", "snapshot_engine", "context",
 )  # fmt: skip
+_CONTEXT = Stream._meta.get_field("context")
 
 
 def head_columns(*, finished: bool = False, snapshot: bool = True) -> list[str]:
@@ -111,6 +112,8 @@ class EventStore:
             return None
         *columns, key_seq, key_digest, snapshot = row
         values = dict(zip(LOCKED_COLUMNS, columns, strict=True), id=pk)
+        # The context (small: where the game belongs) says whether a move is followed.
+        values["context"] = _CONTEXT.from_db_value(values["context"], None, connection)
         if cached_version != values["version"]:
             values["snapshot"] = _SNAPSHOT.from_db_value(snapshot, None, connection)
         names = [f.attname for f in Stream._meta.concrete_fields if f.attname in values]

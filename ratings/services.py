@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -25,6 +26,7 @@ from django.utils.translation import gettext
 from events.models import Stream
 from events.outbox import outbox_publish
 from herald.errors import ServiceError
+from herald.roles import HOUSE_BOTS
 from ratings.models import RatedGame, Rating, RatingChange, RatingPool, RecomputeJob
 from ratings.rating import Skill, edition_family, rate_ranks
 from ratings.selectors import stream_outcome
@@ -85,8 +87,9 @@ def rated_game_register(
                 len=len(players), len2=len(ranks)
             )
         )
-    if counted and len(set(players)) != len(players):
-        counted, excluded_reason = False, "a player sat in two seats of this game"
+    never = never_counted(players)
+    if counted and never:
+        counted, excluded_reason = False, never
     pool = pool_get_or_create(game=game, edition=edition)
     status = RatedGame.Status.READY if counted else RatedGame.Status.EXCLUDED
     try:
@@ -105,6 +108,18 @@ def rated_game_register(
     except IntegrityError:  # a redelivered task registered it at the same moment
         rated = RatedGame.objects.get(stream_id=stream_id)
     return rated
+
+
+def never_counted(players: Sequence[int]) -> str:
+    """Why a game with these seats (user ids) is never rated, whatever its rulings, or "":
+    a player in two seats, or a house bot at the table (``herald.roles.HOUSE_BOTS``: its
+    moves are a program's, so the people's ratings would measure the bot)."""
+    if len(set(players)) != len(players):
+        return "a player sat in two seats of this game"
+    bots = get_user_model().objects.filter(pk__in=list(players), groups__name=HOUSE_BOTS)
+    if bots.exists():
+        return "a house bot played in this game"
+    return ""
 
 
 # -- rating in order -----------------------------------------------------------------------------
@@ -309,7 +324,7 @@ def rated_game_count_again(
                     )
                 )
             game.ranks = list(ranks)
-        if len(set(game.players)) == len(game.players):
+        if not never_counted(game.players):
             game.status, game.excluded_reason = RatedGame.Status.READY, ""
         game.save(update_fields=["ranks", "status", "excluded_reason"])
     return game

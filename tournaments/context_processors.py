@@ -1,4 +1,5 @@
-"""What the site's navigation needs on every page: the section shown and the "club" link.
+"""What the site's navigation needs on every page: the section shown, the "club" link and
+the arbiter's desk.
 
 A context processor (settings.TEMPLATES) so that every view, the error pages included, gets
 them without passing them; the club is looked up only when a page draws the link.
@@ -14,6 +15,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
+from herald.roles import is_privileged
 from tournaments import selectors
 
 #: The nav entry a path belongs to (its first segment), marked aria-current on the page.
@@ -37,11 +39,14 @@ def nav_club_for(user: Any) -> NavClub:
 
 
 def site_nav(request: HttpRequest) -> dict[str, Any]:
-    """``nav_section`` (tournaments, ratings, clubs, me or "") and ``nav_club`` (lazy)."""
+    """``nav_section`` (tournaments, ratings, clubs, me or ""), ``nav_club`` and
+    ``nav_disputes`` (whether the arbiter's desk is in the nav: staff and arbiters; lazy, one
+    query for a signed-in user who is not staff)."""
     first = request.path.strip("/").split("/", 1)[0]
     # An error page drawn before the auth middleware ran has no user: it gets the list.
     user = getattr(request, "user", None) or AnonymousUser()
     return {
         "nav_section": SECTIONS.get(first, ""),
         "nav_club": SimpleLazyObject(lambda: nav_club_for(user)),
+        "nav_disputes": SimpleLazyObject(lambda: is_privileged(user)),
     }

@@ -23,6 +23,8 @@ from engine.bots import GreedyBot, RandomBot
 from events.models import Stream, StreamSeat
 from events.services import stream_append_move
 from herald.roles import ARBITERS
+from play.drawings import DRAWINGS
+from play.services import OpenGameSetup, open_game_create
 from ratings.disputes import DisputeError, dispute_open, dispute_statement_add, moves_played
 from ratings.verification import game_verify_and_rate
 from tournaments import services as tournaments
@@ -37,6 +39,8 @@ ADMIN, ARBITER, ORGANISER, PLAYER = "admin", "arbiter", "organiser", "player"
 #: demo tournament (each takes the first players of the list, at least 8).
 PLAYER_INDEX = 5
 PASSWORD_BYTES = 12  # the demo accounts' password: random, made at demo time, printed once
+#: The second demo player, who joins an open game with the first (a third person watches).
+PLAYER2 = "player2"
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,7 @@ def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> 
         say(f"{tournament.name}: {plan.rounds} rounds played, verified and rated")
         made.append(tournament)
     _open_a_dispute(made, say)
+    fresh += _open_games_to_try(admin, club, password, say)
     return {
         "admin": admin,
         "arbiter": arbiter,
@@ -262,3 +267,25 @@ def _open_a_dispute(tournaments_made: list[Any], say: Callable[[str], None]) -> 
         say(f"no demo dispute: {exc.detail}")
         return
     say(f"dispute {dispute.pk} is open on the first table of {tournaments_made[0].name}")
+
+
+def _open_games_to_try(
+    admin: Any, club: Any, password: str, say: Callable[[str], None]
+) -> list[str]:
+    """One open game of each game drawn at the table, public, for two people to try: two free
+    seats, and house bots in the others when the game needs more players (Les 7 Blasons: 3
+    seats, one house bot). The demo's "player" and the second demo player (made here, with the
+    demo password) take the two seats; anyone watches. Returns ["player2"] if its password
+    was set now."""
+    second = Player.objects.filter(user__username=PLAYER2).first() or tournaments.player_create(
+        username=PLAYER2, display_name="Demo Player 2", club=club
+    )
+    for game_id in DRAWINGS:
+        game = engine.get(game_id)
+        players = max(game.min_players, 2)
+        setup = OpenGameSetup(
+            game_id=game_id, players=players, options={}, house_bots=players - 2, take_seat=False
+        )
+        open_game_create(by=admin, setup=setup)
+        say(f"an open game of {game.name} waits for two players at /games/")
+    return [PLAYER2] if _claim(second.user, password) else []

@@ -14,6 +14,9 @@ from django.db.models import Q
 
 ARBITERS = "arbiters"
 ORGANISERS = "organisers"
+#: The house bots' accounts (the play app's, which take seats in open games): no login, and
+#: a game one of them played is never rated (ratings.services.never_counted).
+HOUSE_BOTS = "house bots"
 
 
 def in_group(user: Any, name: str) -> bool:

@@ -309,6 +309,8 @@ HERALD_IMPORT_MAX_BYTES = env.int("HERALD_IMPORT_MAX_BYTES", default=64 * 1024)
 HERALD_OUTBOX_ROUTES = {
     "game.ended": "ratings.verify_game",
     "ratings.recompute": "ratings.recompute_pool",  # a recompute job's run, sent with the job
+    # A move in a game with house bots: the bot to act, if any, plays (play.tasks).
+    "stream.turn": "play.house_bot_move",
 }
 CELERY_BEAT_SCHEDULE["ratings-sweep"] = {"task": "ratings.sweep", "schedule": 300.0}
 # Finished games are checked again, oldest check first, a batch per run: a tamper that

@@ -57,7 +57,7 @@ def refused(client: Client, url: str) -> None:
 def test_each_demo_account_opens_what_the_readme_promises(demo_night: dict[str, Any]) -> None:
     password = demo_night["password"]
     assert password
-    assert demo_night["fresh"] == ["admin", "arbiter", "organiser", "player"]
+    assert demo_night["fresh"] == ["admin", "arbiter", "organiser", "player", "player2"]
     tournament = Tournament.objects.order_by("pk").first()
     stream = Stream.objects.order_by("created_at").first()
     dispute = Dispute.objects.get()

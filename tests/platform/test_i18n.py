@@ -46,6 +46,9 @@ NAMES = ["alice", "bruno", "chloé", "damien"]
 #: Sentences whose French is the English by design: card, colour and distinction names and
 #: codes the rulebooks keep, punctuation-only templates, words French shares.
 IDENTICAL = {
+    # The lobby's set-up form (play/forms.py) and the open game's model.
+    "Options",
+    "options",
     "Total",
     "Scores",
     "blason %(colour)s",

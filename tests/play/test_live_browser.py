@@ -26,7 +26,7 @@ from events.models import Event, EventType, Stream
 from events.services import stream_open
 from events.states import StreamReplay, current_state, game_of
 from play.sept_blasons import colour_class
-from tests.play.test_browser_table import AT_VERSION, ENABLED_MOVE, context_for, shot, version_of
+from tests.play.table_driver import AT_VERSION, ENABLED_MOVE, context_for, shot, version_of
 from tests.play.test_live_access import tournament_game
 from tests.play.test_live_frames import hand_classes, move_once
 from tests.users import make_user

@@ -36,7 +36,7 @@ class Command(BaseCommand):
                 f"Demo ready in {seconds:.1f} s: {len(made['tournaments'])} tournaments."
             )
         )
-        accounts = (demo.ADMIN, demo.ARBITER, demo.ORGANISER, demo.PLAYER)
+        accounts = (demo.ADMIN, demo.ARBITER, demo.ORGANISER, demo.PLAYER, demo.PLAYER2)
         kept = [name for name in accounts if name not in made["fresh"]]
         if kept:
             self.stdout.write(
