@@ -53,6 +53,8 @@ IDENTICAL = {
     "{space} ({align})",
     "{seat} ({character})",
     "joker {card}",
+    "joker",
+    "joker %(card)s",
     "prestige",
     "distinctions",
     "orange",
