@@ -332,7 +332,11 @@ def move_label(move: dict[str, Any], table_king: str, names: list[str]) -> str:
             return gettext("Nobody has anything to steal: go on")
         words = {"victims": victims_words(victims, names)}
         if kind == "steal-crowns":
+            if len(victims) == 1:
+                return gettext("Steal a crown from %(victims)s") % words
             return gettext("Steal crowns from %(victims)s") % words
+        if len(victims) == 1:
+            return gettext("Steal a card from %(victims)s") % words
         return gettext("Steal cards from %(victims)s") % words
     if kind == "change-king":
         return _change_label(move)
@@ -508,6 +512,14 @@ def _place_card_moves(
     return rest
 
 
+def _control(move: dict[str, Any], king_id: str, names: list[str]) -> Control:
+    """A move drawn as a button in the decision area; a blason taken shows its colour."""
+    control = Control(move_label(move, king_id, names), move)
+    if move.get("type") == "take-token" and move.get("token") in COLOURS:
+        control.colour_class = colour_class(str(move["token"]))
+    return control
+
+
 def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: list[str]) -> Table:
     """The drawing of ``view`` (one seat's, or the public one) with the viewer's controls."""
     kings = _kings(view)
@@ -534,7 +546,7 @@ def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: li
         revealed=[face(kings[c]) for c in view.get("revealed") or [] if c in kings],
         hand=hand,
         law=_law_group(view, law_moves, hand),
-        controls=[Control(move_label(m, king.id, names), m) for m in rest],
+        controls=[_control(m, king.id, names) for m in rest],
         reserve_crowns=reserve["crowns"],
         reserve_guards=reserve["guards"],
         reserve_blasons=[{**_blason(c), "count": reserve["blasons"].get(c, 0)} for c in COLOURS],
