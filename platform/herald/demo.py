@@ -21,7 +21,7 @@ from django.db import connection
 import engine
 from engine.bots import GreedyBot, RandomBot
 from events.models import Stream, StreamSeat
-from events.services import stream_append_move
+from events.services import stream_append_move, stream_open
 from herald.roles import ARBITERS
 from ratings.disputes import DisputeError, dispute_open
 from ratings.verification import game_verify_and_rate
@@ -90,6 +90,7 @@ def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> 
         say(f"{tournament.name}: {plan.rounds} rounds played, verified and rated")
         made.append(tournament)
     _open_a_dispute(made, say)
+    open_games = _open_games([players[PLAYER_INDEX - 1].user, organiser, arbiter], say)
     return {
         "admin": admin,
         "arbiter": arbiter,
@@ -98,6 +99,7 @@ def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> 
         "password": password if fresh else None,
         "fresh": fresh,
         "tournaments": made,
+        "open_games": open_games,
     }
 
 
@@ -248,3 +250,19 @@ def _open_a_dispute(tournaments_made: list[Any], say: Callable[[str], None]) -> 
         say(f"no demo dispute: {exc.detail}")
         return
     say(f"dispute {dispute.pk} is open on the first table of {tournaments_made[0].name}")
+
+
+def _open_games(accounts: list[Any], say: Callable[[str], None]) -> list[Any]:
+    """One public game of each game not started yet, seated with the demo accounts that log in
+    (player, organiser, then arbiter when the game needs three): two people try a game against
+    each other in two browsers, and anyone may watch it."""
+    opened = []
+    for game in engine.games():
+        seats = accounts[: max(game.min_players, 2)]
+        if len(seats) < game.min_players:
+            continue  # more players than the demo's accounts: nobody could sit at it
+        stream = stream_open(game_id=game.id, seats=seats, public=True, context={"demo": "open"})
+        names = ", ".join(user.get_username() for user in seats)
+        say(f"an open game of {game.name} to try: /games/{stream.pk}/ (seated: {names})")
+        opened.append(stream)
+    return opened

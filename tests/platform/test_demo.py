@@ -10,7 +10,7 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 
 import engine
-from events.models import Stream
+from events.models import Stream, StreamStatus
 from herald import demo
 from ratings.models import Dispute, RatedGame, Rating, Verification
 from tournaments.models import Result, Tournament
@@ -39,7 +39,16 @@ def test_demo_fills_an_empty_database_once() -> None:
     tournaments = Tournament.objects.all()
     assert {t.game_id for t in tournaments} == {game.id for game in engine.games()}
     assert all(t.status == Tournament.Status.FINISHED for t in tournaments)
-    streams = Stream.objects.all()
+    open_games = Stream.objects.filter(status=StreamStatus.LIVE)
+    assert sorted(stream.game for stream in open_games) == sorted(g.id for g in engine.games())
+    for stream in open_games:  # to try in two browsers: the accounts that log in, seated
+        seated = set(stream.seats.values_list("user__username", flat=True))
+        assert (
+            {demo.PLAYER, demo.ORGANISER} <= seated <= {demo.PLAYER, demo.ORGANISER, demo.ARBITER}
+        )
+        assert stream.public
+        assert stream.version == 1
+    streams = Stream.objects.exclude(pk__in=open_games)
     assert streams.exists()
     assert all(stream.is_finished for stream in streams)
     assert Verification.objects.filter(ok=True).count() == streams.count()
