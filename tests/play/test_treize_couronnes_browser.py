@@ -307,3 +307,36 @@ def test_a_dropped_socket_catches_up_when_it_reconnects(
     finally:
         page.context.close()
     assert browser_problems.unexpected() == []
+
+
+def test_a_refused_move_shows_the_engines_sentence(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """A control whose move the engine refuses (here one rewritten in the page to make a card
+    the King that the player does not hold) gets the API's 422 and its sentence on the table;
+    nothing is stored."""
+    users = [make_user(name) for name in ("Maud", "Nils", "Oria")]
+    stream = stream_open(game_id="13-couronnes", seats=users, public=False)
+    state = current_state(stream)
+    missing = next(c for c in state.draw if c not in state.hands[0])
+    page = context_for(browser, asgi_server, browser_problems, users[0])
+    browser_problems.allow("422")
+    try:
+        page.goto(reverse("play:table", args=[stream.pk]))
+        control = page.locator(".tc-crown-it:not([disabled])").first
+        control.evaluate(
+            "(button, card) => { button.dataset.move = JSON.stringify("
+            "{type: 'change-king', card: card, announce: ''}); }",
+            missing,
+        )
+        control.click()
+        message = page.locator(".table-message")
+        message.wait_for(state="visible", timeout=15_000)
+        assert f"has no card {missing} in hand" in message.inner_text()
+        assert users[0].get_username() in message.inner_text()  # the seat, by name
+        assert version_of(page) == stream.version
+    finally:
+        page.context.close()
+    stream.refresh_from_db()
+    assert stream.version == 1
+    assert browser_problems.unexpected() == []
