@@ -278,11 +278,6 @@ class Table:
             return self.king.reward
         return self.showing.reward if self.showing else render(reward_text(()))
 
-    @property
-    def hand_moves(self) -> bool:
-        """Whether any card of the hand carries a move or a choice now."""
-        return self.law is not None or any(c.crown or c.give or c.discard for c in self.hand)
-
 
 def _name(names: list[str], seat: int) -> str:
     if 0 <= seat < len(names) and names[seat]:
@@ -344,8 +339,6 @@ def move_label(move: dict[str, Any], table_king: str, names: list[str]) -> str:
         return gettext("Give %(card)s for the guard") % {"card": move.get("card")}
     if kind == "redo-discard":
         return gettext("Discard %(card)s") % {"card": move.get("card")}
-    if kind in ("reveal", "discard"):
-        return _law_move_label(move)
     return str(kind)
 
 
@@ -366,17 +359,6 @@ def _change_label(move: dict[str, Any]) -> str:
     if move.get("announce"):
         return gettext("Make %(card)s the King, announcing %(colour)s") % words
     return gettext("Make %(card)s the King") % words
-
-
-def _law_move_label(move: dict[str, Any]) -> str:
-    parts = [
-        *move.get("cards", []),
-        *(gettext("joker %(card)s") % {"card": j} for j in move.get("jokers", [])),
-        *(token_words(b) for b in move.get("blasons", [])),
-    ]
-    if move.get("type") == "reveal":
-        return gettext("Reveal %(parts)s") % {"parts": ", ".join(parts)}
-    return gettext("Discard %(parts)s") % {"parts": ", ".join(parts)}
 
 
 # -- what the table waits for ----------------------------------------------------------------

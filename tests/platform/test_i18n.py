@@ -54,7 +54,6 @@ IDENTICAL = {
     "{seat} ({character})",
     "joker {card}",
     "joker",
-    "joker %(card)s",
     "prestige",
     "distinctions",
     "orange",
