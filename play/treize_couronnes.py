@@ -56,8 +56,9 @@ def colour_class(colour: str) -> str:
 
 @dataclass(frozen=True)
 class Icon:
-    """One drawn sign of a law: ``symbol`` names the SVG symbol (tc-<symbol>), ``count`` how
-    many are drawn side by side, ``mark`` a short sign over it ("=", "?", ">", "<", "4")."""
+    """One drawn sign of a law: ``symbol`` names the SVG symbol (``tc-<symbol>`` in
+    static/play/treize_couronnes-signs.svg), ``count`` how many are drawn side by side,
+    ``mark`` a short sign over it ("=", "?", ">", "<", "4")."""
 
     symbol: str
     colour_class: str = ""
