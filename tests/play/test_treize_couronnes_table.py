@@ -377,3 +377,4 @@ def test_a_game_at_its_turn_limit_says_so() -> None:
     assert stream.is_finished
     words = text(page(stream, users[0]))
     assert "The game reached its limit of 4 turns without a 13th crown" in words
+    assert "4 turns played" in words
