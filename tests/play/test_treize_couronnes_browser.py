@@ -88,13 +88,20 @@ class Fetches:
 
 def check_hands(pages: list[Any], spectator: Any, state: Any, seat: int) -> None:
     """Each page shows its own hand (as many cards as the seat holds) and no moves unless it is
-    the page of the seat to act; the spectator has no hand."""
+    the page of the seat to act; the spectator has no hand. Under hidden_crowns each page shows
+    its own crowns only (the spectator's none)."""
     for other, other_page in enumerate(pages):
         if other != seat:
             assert other_page.locator(ENABLED_MOVE).count() == 0
             assert other_page.locator("[data-choice]").count() == 0
         assert other_page.locator(".tc-hand-card").count() == len(state.hands[other])
+        if state.hidden_crowns:
+            assert other_page.locator(".tc-players .tc-hidden").count() == state.players - 1
+            mine = other_page.locator(".player.mine .tc-crowns").inner_text()
+            assert mine.split("/")[0].strip() == str(state.crowns[other])
     assert spectator.locator(".tc-hand-card").count() == 0
+    if state.hidden_crowns:
+        assert spectator.locator(".tc-players .tc-hidden").count() == state.players
 
 
 def click_at_random(page: Any, chooser: random.Random) -> str:
@@ -178,15 +185,17 @@ def check_game_over(pages: list[Any], spectator: Any, stream: Stream, frames: li
         assert stream.seed not in frame
 
 
-@pytest.mark.parametrize(("players", "turns"), [(3, 18), (5, 20)], ids=["3-players", "5-players"])
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(3, {"max_turns": 18}), (5, {"max_turns": 15, "hidden_crowns": True})],
+    ids=["3-players", "5-players-hidden-crowns"],
+)
 def test_a_whole_game_is_played_by_clicking(
-    browser: Any, asgi_server: Any, browser_problems: Any, players: int, turns: int
+    browser: Any, asgi_server: Any, browser_problems: Any, players: int, options: dict[str, Any]
 ) -> None:
     names = ["Aude", "Baptiste", "Clotilde", "Denis", "Eulalie"][:players]
     users = [make_user(f"{name}{players}") for name in names]
-    stream = stream_open(
-        game_id="13-couronnes", seats=users, public=True, options={"max_turns": turns}
-    )
+    stream = stream_open(game_id="13-couronnes", seats=users, public=True, options=options)
     pages, spectator, frames = open_pages(browser, asgi_server, browser_problems, users, stream)
     chooser = random.Random(f"couronnes/{players}/{stream.pk}")
     try:
@@ -197,7 +206,7 @@ def test_a_whole_game_is_played_by_clicking(
     finally:
         for page in [*pages, spectator]:
             page.context.close()
-    assert counts["moves"] > turns
+    assert counts["moves"] > options["max_turns"]
     assert browser_problems.unexpected() == []
 
 
