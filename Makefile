@@ -51,7 +51,7 @@ typecheck: venv
 # need no service run a second time on SQLite and eager Celery, the default `make run` serves.
 SQLITE_TESTS ?= tests/events tests/ratings tests/tournaments tests/platform/test_auth.py \
 	tests/platform/test_me.py tests/play/test_table_page.py tests/play/test_sept_blasons_table.py \
-	tests/play/test_lobby.py tests/play/test_house_bot.py
+	tests/play/test_lobby.py tests/play/test_house_bot.py tests/play/test_treize_couronnes_table.py
 SQLITE_SKIP := tests/tournaments/pairing tests/events/test_hashing.py \
 	tests/events/test_concurrency_sqlite.py
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from play import sept_blasons
+from play import sept_blasons, treize_couronnes
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,14 @@ DRAWINGS: dict[str, Drawing] = {
         template="play/sept_blasons/table.html",
         title_template="play/sept_blasons/title.txt",
         effect_words=sept_blasons.effect_words,
+    ),
+    treize_couronnes.GAME_ID: Drawing(
+        game_id=treize_couronnes.GAME_ID,
+        draw=treize_couronnes.table_for,
+        add_result=treize_couronnes.add_result,
+        template="play/treize_couronnes/table.html",
+        title_template="play/treize_couronnes/title.txt",
+        stylesheets=("play/table.css", "play/treize_couronnes.css"),
     ),
 }
 

@@ -47,6 +47,7 @@ def view(state: CouronnesState, seat: int | None) -> dict[str, Any]:
     king = king_in_power(state)
     return {
         "seat": seat,
+        "edition": state.edition,  # the card list the ids name (public, as the stream's)
         "players": state.players,
         "current": state.current,
         "phase": state.phase,
@@ -129,10 +130,14 @@ def describe(move: Move, seat: int) -> Text:
             )  # fmt: skip
         return _("{seat} makes {card} the King in power", seat=who, card=move.card)
     if isinstance(move, PayGuard):
+        if move.card == HIDDEN:
+            return _("{seat} gives a card to the guard's owner to change the King", seat=who)
         return _(
             "{seat} gives {card} to the guard's owner to change the King", seat=who, card=move.card
         )
     if isinstance(move, RedoDiscard):
+        if move.card == HIDDEN:  # as the others see it (public_move): face down
+            return _("{seat} discards a card face down to redo the hand", seat=who)
         return _("{seat} discards {card} to redo the hand", seat=who, card=move.card)
     if isinstance(move, RedoDraw):
         return _("{seat} draws up to 6 cards", seat=who)
@@ -157,6 +162,7 @@ def describe(move: Move, seat: int) -> Text:
 
 
 NOTHING = _("nothing")
+HIDDEN = "hidden"  # the card of a move as others see it (public_move)
 
 
 def public_move(move: Move, seat: int) -> dict[str, Any]:
@@ -166,5 +172,5 @@ def public_move(move: Move, seat: int) -> dict[str, Any]:
         data["cards"] = len(move.cards)
         data["jokers"] = len(move.jokers)
     elif isinstance(move, (RedoDiscard, PayGuard)):
-        data["card"] = "hidden"
+        data["card"] = HIDDEN
     return data

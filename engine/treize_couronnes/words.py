@@ -1,9 +1,12 @@
 """The words of 13 Couronnes that sentences are built with, each translatable (colours,
-tokens, reward parts). The data's own codes stay the keys; cards and laws keep their ids."""
+tokens, reward parts), and each King's law in words (:func:`action_text`, :func:`reward_text`:
+what the table draws beside the law's icons). The data's own codes stay the keys; cards keep
+their ids."""
 
 from __future__ import annotations
 
 from engine.core.text import Text, _
+from engine.treize_couronnes.cards import ANNOUNCED, PAIR, Action, ActionKind, Reward
 
 #: The four colours.
 COLOUR_WORDS: dict[str, Text] = {
@@ -28,3 +31,114 @@ REWARD_WORDS: dict[str, Text] = {
 def word(words: dict[str, Text], key: str) -> Text | str:
     """``key`` in words, or as it is when it is not one of them (a malformed move's value)."""
     return words.get(key) or key
+
+
+# -- the laws in words: what a King asks (its action) and what it gives (its reward) ---------
+# A card's colour agrees with "card" in French (une carte bleue): each colour has its own
+# card words, singular and plural, rather than an adjective put beside a noun.
+CARD_WORDS: dict[str, tuple[Text, Text]] = {
+    "blue": (_("blue card"), _("blue cards")),
+    "orange": (_("orange card"), _("orange cards")),
+    "green": (_("green card"), _("green cards")),
+    "purple": (_("purple card"), _("purple cards")),
+}
+
+
+def cards_words(colour: str, count: int) -> Text | str:
+    """``count`` cards of ``colour`` as a noun phrase without the number ("blue cards")."""
+    one, many = CARD_WORDS.get(colour, (colour, colour))
+    return one if count == 1 else many
+
+
+def action_text(action: Action, announced: str = "") -> Text:
+    """What a law asks, in words: ``reveal 1 blue card and 1 orange card``.
+
+    >>> str(action_text(Action(ActionKind.REVEAL, (("blue", 4),))))
+    'reveal 4 blue cards'
+    """
+    kind = action.kind
+    if kind is ActionKind.ONCE_MOST:
+        return _(
+            "have strictly more {cards} than each opponent, and reveal them",
+            cards=cards_words(action.colour, 2),
+        )
+    if kind is ActionKind.ONCE_FEWEST_CROWNS:
+        return _("have strictly fewer crowns than each opponent")
+    if kind is ActionKind.ONCE_HAND_4:
+        return _("have exactly 4 cards in hand")
+    if kind is ActionKind.DISCARD_BLASON:
+        return _("discard 1 blason")
+    (colour, count), *rest = action.need
+    if colour == PAIR:
+        return _("reveal 2 cards of the same colour")
+    if colour == ANNOUNCED:
+        if announced:
+            return _("reveal 1 {card}, the announced colour", card=cards_words(announced, 1))
+        return _("reveal 1 card of the colour announced when this King was played")
+    verb = "reveal" if kind is ActionKind.REVEAL else "discard"
+    if not rest:
+        return _cards_sentence(verb, count, cards_words(colour, count))
+    return _several_colours(verb, [colour, *(c for c, _n in rest)])
+
+
+def _cards_sentence(verb: str, count: int, cards: Text | str) -> Text:
+    if verb == "reveal":
+        return _("reveal {count} {cards}", count=count, cards=cards)
+    return _("discard {count} {cards}", count=count, cards=cards)
+
+
+def _several_colours(verb: str, colours: list[str]) -> Text:
+    """One card of each colour: two or three colours (the edition has no law with more)."""
+    cards = [cards_words(c, 1) for c in colours]
+    if verb == "reveal" and len(cards) == 2:
+        return _("reveal 1 {first} and 1 {second}", first=cards[0], second=cards[1])
+    if verb == "reveal":
+        return _(
+            "reveal 1 {first}, 1 {second} and 1 {third}", first=cards[0], second=cards[1],
+            third=cards[2],
+        )  # fmt: skip
+    if len(cards) == 2:
+        return _("discard 1 {first} and 1 {second}", first=cards[0], second=cards[1])
+    return _(
+        "discard 1 {first}, 1 {second} and 1 {third}", first=cards[0], second=cards[1],
+        third=cards[2],
+    )  # fmt: skip
+
+
+def reward_part_text(reward: Reward) -> Text:
+    """One part of a reward in words: ``2 crowns``, ``steal 1 crown from an opponent``.
+
+    >>> str(reward_part_text(Reward("crowns", 2)))
+    '2 crowns'
+    """
+    kind, n = reward.kind, reward.amount
+    if kind == "crowns":
+        return _("1 crown") if n == 1 else _("{count} crowns", count=n)
+    if kind == "guard":
+        return _("1 guard") if n == 1 else _("{count} guards", count=n)
+    if kind == "blason":
+        return _("1 blason of the colour of your choice")
+    if kind == "steal-crowns":
+        if n == 1:
+            return _("steal 1 crown from an opponent")
+        return _("steal {count} crowns from opponents", count=n)
+    if kind == "steal-cards":
+        if n == 1:
+            return _("steal 1 card at random from an opponent")
+        return _("steal {count} cards at random from opponents", count=n)
+    return _("the reward of the King beneath, seen through the hole")
+
+
+def reward_text(rewards: tuple[Reward, ...]) -> Text:
+    """A whole reward in words, its parts in order (``1 crown and 1 guard``); a reward with
+    no part (a hole over nothing) in words too."""
+    parts = [reward_part_text(r) for r in rewards]
+    if not parts:
+        return _("no reward")
+    return _joined(parts)
+
+
+def _joined(parts: list[Text]) -> Text:
+    if len(parts) == 1:
+        return parts[0]
+    return _("{first} and {second}", first=parts[0], second=_joined(parts[1:]))

@@ -56,6 +56,7 @@ IDENTICAL = {
     "{space} ({align})",
     "{seat} ({character})",
     "joker {card}",
+    "joker",
     "prestige",
     "distinctions",
     "orange",

@@ -126,7 +126,10 @@ def test_the_fragment_is_the_table_alone_at_the_streams_version() -> None:
     assert hand_names(fragment) == hand_names(page(stream, users[1]))
 
 
-def test_the_fragment_answers_404_to_strangers_and_for_games_without_a_table() -> None:
+def test_the_fragment_answers_404_to_strangers_and_for_games_without_a_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(DRAWINGS, "13-couronnes")  # a game not drawn at the table (yet)
     stream, _ = open_game(public=False)
     client = Client()
     client.force_login(make_user("stranger"))

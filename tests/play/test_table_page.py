@@ -17,6 +17,7 @@ from events.models import Stream
 from events.services import stream_open
 from events.states import current_state
 from herald.roles import ARBITERS
+from play.drawings import DRAWINGS
 from tests.busy_player import Busy, busy_player
 from tests.platform.test_me import contains_code, hand_codes_hidden_from, text
 from tests.users import make_user
@@ -36,13 +37,30 @@ def get(stream_id: Any, user: Any = None) -> Any:
     return client.get(reverse("play:table", args=[stream_id]))
 
 
+@pytest.fixture
+def summary_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The busy player's game (13 Couronnes) shown as a game with no live table yet: its page
+    is then the game's public facts, the page every game not drawn at the table gets."""
+    monkeypatch.delitem(DRAWINGS, "13-couronnes")
+
+
 def root(html: str) -> dict[str, str]:
-    """The data attributes of the table's root element."""
-    tag = re.search(r'<section class="game-table"([^>]*)>', html)
+    """The data attributes FRONTEND.md promises on the table's root element (the summary's
+    root, or a drawn table's, which carries more)."""
+    tag = re.search(r'<section class="game-table[^"]*"([^>]*)>', html)
     assert tag is not None
-    return dict(re.findall(r'data-([a-z]+)="([^"]*)"', tag.group(1)))
+    found = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', tag.group(1)))
+    return {name: found[name] for name in ("stream", "version", "seat")}
 
 
+def publicly_revealed(stream: Stream) -> set[str]:
+    """The cards a law had revealed to everyone (they went back to the hand, seen by all: the
+    last moves may name them)."""
+    moves = [e.payload.get("move") or {} for e in stream.events.filter(type="MoveMade")]
+    return {card for move in moves if move.get("type") == "reveal" for card in move["cards"]}
+
+
+@pytest.mark.usefixtures("summary_only")
 def test_a_seated_player_sees_the_game_with_their_seat(busy: Busy) -> None:
     stream = Stream.objects.get(pk=busy.running.pk)
     response = get(stream.pk, busy.player.user)
@@ -97,6 +115,7 @@ def test_an_unknown_game_is_a_404_page_with_a_sentence() -> None:
     assert Client().get("/games/not-a-uuid/").status_code == 404
 
 
+@pytest.mark.usefixtures("summary_only")
 def test_a_finished_game_shows_ranks_and_carries_its_result(busy: Busy) -> None:
     stream = Stream.objects.get(pk=busy.finished[0].pk)
     html = get(stream.pk).content.decode()
@@ -118,9 +137,10 @@ def test_no_other_hand_and_no_seed_on_a_running_game(busy: Busy, who: str) -> No
     stream = Stream.objects.get(pk=busy.running.pk)
     user = busy.player.user if who == "player" else None
     seat = stream.seats.get(user=busy.player.user).seat if who == "player" else None
-    hidden = hand_codes_hidden_from(stream, seat)
+    hidden = hand_codes_hidden_from(stream, seat) - publicly_revealed(stream)
     assert len(hidden) >= 6
     html = get(stream.pk, user).content.decode()
+    assert ('class="tc-hand"' in html) == (who == "player")  # the live table, drawn for them
     assert [code for code in hidden if contains_code(html, code)] == []
     assert stream.seed not in html
     # The search would see a leak: the same codes are found in the state's own dump.

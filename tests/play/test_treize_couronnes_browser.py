@@ -1,0 +1,351 @@
+"""Whole games of 13 Couronnes played in Chromium on the live ASGI server: three and five
+players, each in their own browser context, and a spectator. The test knows nothing of the
+drawing beyond FRONTEND.md's "Testable by anyone": on the page of the seat to act it clicks, at
+random, an enabled ``[data-move]`` or a ``[data-choice]`` (a card to reveal or discard, a joker,
+a blason) — and a confirm button once the choices make a legal move — until ``[data-result]``
+appears everywhere. The other pages learn of each move over the stream's socket only.
+
+The games are kept short with the ``max_turns`` option (they end at the limit, or earlier at a
+13th crown); one more test brings a game to the edge of a 13th crown with bots and makes the
+winning move by clicking, to see the game end at once on every page with the winner named.
+
+Screenshots land in ``$HERALD_SHOTS`` when it is set. Skipped without Chromium, PostgreSQL or
+Redis; failed instead under HERALD_REQUIRE_SERVICES=1.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from engine.bots import GreedyBot
+from engine.treize_couronnes.moves import RedoDiscard, RedoDraw
+from events.models import Stream
+from events.services import stream_append_move, stream_open
+from events.states import current_state, game_of
+from play.treize_couronnes import law_choices
+from tests.play.table_driver import context_for, fits, shot, version_of
+from tests.users import make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ENABLED_MOVE = "[data-move]:not([disabled])"
+CHOICE = "[data-choice]:not([disabled])"
+COMPOSED = "[data-compose][data-move]:not([disabled])"
+AT_VERSION = "() => Number(document.querySelector('[data-stream]').dataset.version) >= %d"
+CLICKS = 1500  # a bound on clicks (choices included) for one game: the games take far fewer
+
+
+def open_pages(browser: Any, server: Any, problems: Any, users: list[Any], stream: Stream) -> Any:
+    """One page per seat and a spectator's, each in its own context, on the game's table."""
+    url = reverse("play:table", args=[stream.pk])
+    pages = [context_for(browser, server, problems, user) for user in users]
+    spectator = context_for(browser, server, problems, None)
+    frames: list[str] = []
+
+    def keep(frame: Any) -> None:  # Playwright wants a Python function, not a builtin
+        frames.append(frame if isinstance(frame, str) else frame.decode())
+
+    def listen(socket: Any) -> None:
+        socket.on("framereceived", keep)
+
+    for page in [*pages, spectator]:
+        page.on("websocket", listen)
+        page.goto(url)
+        page.wait_for_selector("[data-stream]")
+    return pages, spectator, frames
+
+
+class Fetches:
+    """The table fragments a page is fetching now. After a move the page fetches its table
+    twice when the socket's frame for the new version arrives while the first fetch is on its
+    way; the second swaps the table again, and a click landing during that swap hits the new
+    drawing at the old place. The test waits for the page to settle before clicking."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.pending = 0
+        page.on("request", self.started)
+        page.on("requestfinished", self.ended)
+        page.on("requestfailed", self.ended)
+
+    def started(self, request: Any) -> None:
+        self.pending += "/fragment" in request.url
+
+    def ended(self, request: Any) -> None:
+        self.pending -= "/fragment" in request.url
+
+    def settle(self) -> None:
+        for _ in range(500):
+            if self.pending <= 0:
+                return
+            self.page.wait_for_timeout(20)
+
+
+def check_hands(pages: list[Any], spectator: Any, state: Any, seat: int) -> None:
+    """Each page shows its own hand (as many cards as the seat holds) and no moves unless it is
+    the page of the seat to act; the spectator has no hand. Under hidden_crowns each page shows
+    its own crowns only (the spectator's none)."""
+    for other, other_page in enumerate(pages):
+        if other != seat:
+            assert other_page.locator(ENABLED_MOVE).count() == 0
+            assert other_page.locator("[data-choice]").count() == 0
+        assert other_page.locator(".tc-hand-card").count() == len(state.hands[other])
+        if state.hidden_crowns:
+            assert other_page.locator(".tc-players .tc-hidden").count() == state.players - 1
+            mine = other_page.locator(".player.mine .tc-crowns").inner_text()
+            assert mine.split("/")[0].strip() == str(state.crowns[other])
+    assert spectator.locator(".tc-hand-card").count() == 0
+    if state.hidden_crowns:
+        assert spectator.locator(".tc-players .tc-hidden").count() == state.players
+
+
+def click_at_random(page: Any, chooser: random.Random) -> str:
+    """Click something the page offers: "law" (a composed law move), "move" or "choice"."""
+    if page.locator(COMPOSED).count() and chooser.random() < 0.7:
+        page.locator(COMPOSED).first.click()
+        return "law"
+    moves = page.locator(ENABLED_MOVE)
+    choices = page.locator(CHOICE)
+    offered = moves.count() + choices.count()
+    assert offered >= 1, "the seat to act is offered nothing"
+    pick = chooser.randrange(offered)
+    if pick < moves.count():
+        composed = moves.nth(pick).get_attribute("data-compose") is not None
+        moves.nth(pick).click()
+        return "law" if composed else "move"
+    choices.nth(pick - moves.count()).click()
+    return "choice"
+
+
+def play_by_clicking(
+    pages: list[Any], spectator: Any, stream: Stream, chooser: random.Random, name: str
+) -> dict[str, int]:
+    """Click at random until the game is over; returns what was clicked, counted."""
+    counts = {"moves": 0, "choices": 0, "laws": 0}
+    fetches = [Fetches(page) for page in pages]
+    shots = {"turn": False, "choosing": False}
+    for _ in range(CLICKS):
+        stream.refresh_from_db()
+        if stream.is_finished:
+            return counts
+        state = current_state(stream)
+        seat = game_of(stream).to_act(state)[0]
+        page = pages[seat]
+        for shown in [*pages, spectator]:
+            shown.wait_for_function(AT_VERSION % stream.version, timeout=15_000)
+        fetches[seat].settle()
+        check_hands(pages, spectator, state, seat)
+        assert page.locator(".turn-line.your-turn").count() == 1
+        if not shots["turn"] and counts["moves"] >= 6:
+            shots["turn"] = True
+            fits(page)
+            shot(page, f"{name}-turn")
+            shot(spectator, f"{name}-spectator")
+        if not shots["choosing"] and page.locator(COMPOSED).count():
+            shots["choosing"] = True
+            fits(page)
+            shot(page, f"{name}-law-chosen")
+        before = stream.version
+        clicked = click_at_random(page, chooser)
+        if clicked == "choice":
+            counts["choices"] += 1
+            continue
+        try:
+            page.wait_for_function(AT_VERSION % (before + 1), timeout=15_000)
+        except Exception:
+            message = page.locator(".table-message").inner_text()
+            pytest.fail(f"{clicked} clicked, no new version; the page says {message!r}")
+        counts["moves"] += 1
+        counts["laws"] += clicked == "law"
+    pytest.fail(f"the game does not end in {CLICKS} clicks: {counts}")
+
+
+def check_game_over(pages: list[Any], spectator: Any, stream: Stream, frames: list[str]) -> None:
+    """Every page shows the stream's result, with no move left; the socket said versions only."""
+    for page in [*pages, spectator]:
+        page.wait_for_selector("[data-result]", timeout=15_000)
+    stream.refresh_from_db()
+    assert stream.is_finished
+    for page in [*pages, spectator]:
+        assert version_of(page) == stream.version
+        assert json.loads(page.get_attribute("[data-result]", "data-result")) == stream.result
+        assert page.locator(ENABLED_MOVE).count() == 0
+        assert page.locator("[data-choice]").count() == 0
+        winner = stream.result["details"]["winner"]
+        if winner is not None:
+            assert "holds 13 crowns and wins" in page.locator(".game-over").inner_text()
+    assert frames
+    for frame in frames:  # the socket carries versions only: no view, no hand, no seed
+        assert set(json.loads(frame)) <= {"type", "stream", "version"}, frame
+        assert stream.seed not in frame
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(3, {"max_turns": 18}), (5, {"max_turns": 15, "hidden_crowns": True})],
+    ids=["3-players", "5-players-hidden-crowns"],
+)
+def test_a_whole_game_is_played_by_clicking(
+    browser: Any, asgi_server: Any, browser_problems: Any, players: int, options: dict[str, Any]
+) -> None:
+    names = ["Aude", "Baptiste", "Clotilde", "Denis", "Eulalie"][:players]
+    users = [make_user(f"{name}{players}") for name in names]
+    stream = stream_open(game_id="13-couronnes", seats=users, public=True, options=options)
+    pages, spectator, frames = open_pages(browser, asgi_server, browser_problems, users, stream)
+    chooser = random.Random(f"couronnes/{players}/{stream.pk}")
+    try:
+        counts = play_by_clicking(pages, spectator, stream, chooser, f"couronnes-{players}p")
+        check_game_over(pages, spectator, stream, frames)
+        fits(pages[0])
+        shot(pages[0], f"couronnes-{players}p-game-over")
+    finally:
+        for page in [*pages, spectator]:
+            page.context.close()
+    assert counts["moves"] > options["max_turns"]
+    assert browser_problems.unexpected() == []
+
+
+def bring_to_the_edge(stream: Stream) -> dict[str, Any]:
+    """Let greedy bots play ``stream`` until the seat to act has a move that wins at once;
+    returns that move (as the API takes it)."""
+    game = game_of(stream)
+    bots: dict[int, GreedyBot] = {}
+    for _ in range(3000):
+        stream.refresh_from_db()
+        state = current_state(stream)
+        seat = game.to_act(state)[0]
+        legal = game.legal_moves(state, seat)
+        for move in legal:
+            after = game.apply(state, seat, move)
+            if not game.to_act(after) and after.winner == seat:
+                return move.to_json()
+        bot = bots.setdefault(seat, GreedyBot(f"edge/{seat}"))
+        move = bot.choose(game, state, seat, legal)
+        stream_append_move(
+            stream_id=stream.pk, seat=seat, move=move.to_json(), expected_version=stream.version
+        )
+    pytest.fail("the greedy bots never came within one move of a 13th crown")
+
+
+def click_move(page: Any, move: dict[str, Any]) -> None:
+    """Make ``move`` on the page as a player would: pick a law's parts, then confirm; or click
+    the button that carries it."""
+    if move["type"] in ("reveal", "discard"):
+        for part in law_choices(move):
+            page.locator(f'[data-choice="{part}"][aria-pressed="false"]').first.click()
+        composed = page.locator(COMPOSED)
+        assert json.loads(composed.get_attribute("data-move")) == move
+        shot(page, "couronnes-winning-choice")
+        composed.click()
+        return
+    controls = page.locator(ENABLED_MOVE)
+    for index in range(controls.count()):
+        if json.loads(controls.nth(index).get_attribute("data-move")) == move:
+            controls.nth(index).click()
+            return
+    pytest.fail(f"no control carries {move}")
+
+
+def test_the_13th_crown_ends_the_game_at_once_on_every_page(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    users = [make_user(name) for name in ("Gaspard", "Hermine", "Isaure")]
+    stream = stream_open(game_id="13-couronnes", seats=users, public=True, seed="edge-of-13")
+    winning = bring_to_the_edge(stream)
+    seat = game_of(stream).to_act(current_state(stream))[0]
+    pages, spectator, frames = open_pages(browser, asgi_server, browser_problems, users, stream)
+    try:
+        click_move(pages[seat], winning)
+        check_game_over(pages, spectator, stream, frames)
+        for page in [*pages, spectator]:
+            panel = page.locator(".game-over").inner_text()
+            assert f"{users[seat].get_username()} holds 13 crowns and wins the game." in panel
+        fits(pages[(seat + 1) % 3])
+        shot(pages[(seat + 1) % 3], "couronnes-13th-crown-game-over")
+    finally:
+        for page in [*pages, spectator]:
+            page.context.close()
+    assert browser_problems.unexpected() == []
+
+
+def test_a_dropped_socket_catches_up_when_it_reconnects(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """A watching player's socket drops and cannot come back for a while; the seat to act
+    makes moves meanwhile (its King changes, its hand count); when the socket is back, the
+    page draws the table as it is now."""
+    users = [make_user(name) for name in ("Jeanne", "Kilian", "Lucie")]
+    stream = stream_open(game_id="13-couronnes", seats=users, public=False)
+    page = context_for(browser, asgi_server, browser_problems, users[1])
+    network: dict[str, Any] = {"up": True, "sockets": []}
+
+    def route(socket: Any) -> None:
+        if not network["up"]:
+            socket.close()  # the page sees a drop and tries again later
+            return
+        socket.connect_to_server()
+        network["sockets"].append(socket)
+
+    page.route_web_socket("**/ws/games/**", route)
+    try:
+        page.goto(reverse("play:table", args=[stream.pk]))
+        for _ in range(100):  # the page's socket is open once the route has passed it on
+            if network["sockets"]:
+                break
+            page.wait_for_timeout(100)
+        start = stream.version
+        network["up"] = False
+        network["sockets"][-1].close()
+        hand = current_state(stream).hands[0]
+        for move in (RedoDiscard(hand[0]), RedoDiscard(hand[1]), RedoDraw()):  # seat 0 redoes
+            stream.refresh_from_db()
+            stream_append_move(
+                stream_id=stream.pk, seat=0, move=move.to_json(), expected_version=stream.version
+            )
+        page.wait_for_timeout(1000)
+        assert version_of(page) == start  # offline: nothing reached it
+        network["up"] = True
+        page.wait_for_function(AT_VERSION % (start + 3), timeout=20_000)
+        assert page.locator(".last-moves li").count() == 3
+        assert "draws up to 6 cards" in page.locator(".last-moves li").first.inner_text()
+    finally:
+        page.context.close()
+    assert browser_problems.unexpected() == []
+
+
+def test_a_refused_move_shows_the_engines_sentence(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """A control whose move the engine refuses (here one rewritten in the page to make a card
+    the King that the player does not hold) gets the API's 422 and its sentence on the table;
+    nothing is stored."""
+    users = [make_user(name) for name in ("Maud", "Nils", "Oria")]
+    stream = stream_open(game_id="13-couronnes", seats=users, public=False)
+    state = current_state(stream)
+    missing = next(c for c in state.draw if c not in state.hands[0])
+    page = context_for(browser, asgi_server, browser_problems, users[0])
+    browser_problems.allow("422")
+    try:
+        page.goto(reverse("play:table", args=[stream.pk]))
+        control = page.locator(".tc-crown-it:not([disabled])").first
+        control.evaluate(
+            "(button, card) => { button.dataset.move = JSON.stringify("
+            "{type: 'change-king', card: card, announce: ''}); }",
+            missing,
+        )
+        control.click()
+        message = page.locator(".table-message")
+        message.wait_for(state="visible", timeout=15_000)
+        assert f"has no card {missing} in hand" in message.inner_text()
+        assert users[0].get_username() in message.inner_text()  # the seat, by name
+        assert version_of(page) == stream.version
+    finally:
+        page.context.close()
+    stream.refresh_from_db()
+    assert stream.version == 1
+    assert browser_problems.unexpected() == []
