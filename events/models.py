@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-GENESIS_HASH = "0" * 64
+from engine.core.chain import GENESIS_HASH
 
 
 class AppendOnlyError(Exception):
