@@ -125,6 +125,7 @@ class GameRecord:
     exported_at: str = ""
     game_name: str = ""
     source: dict[str, Any] = field(default_factory=dict)
+    public: bool = True
 
     def to_json(self) -> dict[str, Any]:
         """The file's JSON object, keys in the order docs/records.md lists them."""
@@ -136,6 +137,7 @@ class GameRecord:
             "exported_at": self.exported_at,
             "source": dict(self.source),
             "stream": self.stream,
+            "public": self.public,
             "hash_format": self.hash_format,
             "setup": {
                 "game": self.game,
@@ -187,6 +189,7 @@ class GameRecord:
             complete=top.get("complete") is True,
             exported_at=str(top.get("exported_at") or ""),
             source=dict(top.get("source") or {}),
+            public=top.get("public") is not False,
         )
 
     @property
@@ -340,11 +343,17 @@ class Report:
         out.append(self.verdict())
         return out
 
-    def verdict(self) -> str:
+    def breaks(self) -> str:
+        """Where and why the record breaks, e.g. ``at event 17 (replay): ...``; "" if nowhere."""
         failure = self.first_failure
-        if failure is not None:
-            where = f" at event {failure.seq}" if failure.seq is not None else ""
-            return f"NOT VERIFIED: the record breaks{where} ({failure.name}): {failure.detail}"
+        if failure is None:
+            return ""
+        where = f"at event {failure.seq} " if failure.seq is not None else ""
+        return f"{where}({failure.name}): {failure.detail}"
+
+    def verdict(self) -> str:
+        if self.first_failure is not None:
+            return f"NOT VERIFIED: the record breaks {self.breaks()}"
         if self.complete:
             return "VERIFIED: the whole game checks out"
         return (

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -81,7 +81,15 @@ def stream_record(access: StreamAccess, *, source: Mapping[str, Any] | None = No
         complete=stream.is_finished,
         exported_at=timestamp_text(timezone.now()),
         source=dict(source or {}),
+        public=stream.public,
     )
+
+
+def complete_record(stream: Stream) -> GameRecord:
+    """A finished game's complete record, as anyone may download it (the export command)."""
+    if not stream.is_finished:
+        raise StreamError(gettext("The game is not over: its complete record is not there yet."))
+    return stream_record(StreamAccess(stream=stream, user=AnonymousUser(), seat=None))
 
 
 def _players(stream: Stream) -> list[Player]:
@@ -145,7 +153,6 @@ def record_import(*, data: Any, by: AbstractBaseUser | None = None) -> ImportOut
     game has ended (``game.ended``), as for a game played here.
     """
     record = _complete_record(data)
-    _check_known(record)
     if Stream.objects.filter(pk=record.stream).exists():
         raise RecordRefused(
             gettext("This game is already here: stream {stream} exists.").format(
@@ -179,11 +186,13 @@ def _complete_record(data: Any) -> GameRecord:
                 "a running game, without its seed."
             )
         )
+    _check_known(record)
     report = verify(record)
     if not report.complete:
+        # The verifier's sentence stays in English: it is the offline tool's own report.
         raise RecordRefused(
-            gettext("The record does not verify, so it is not imported: {verdict}").format(
-                verdict=report.verdict()
+            gettext("The record does not verify, so it is not imported: it breaks {where}").format(
+                where=report.breaks()
             )
         )
     return record
@@ -250,7 +259,7 @@ def _store(record: GameRecord, users: Sequence[Any], *, by: AbstractBaseUser | N
         seed=record.seed,
         seed_commitment=record.seed_commitment,
         result=record.result,
-        public=True,
+        public=record.public,
         context={"imported": _provenance(record, by)},
         created_by=by,
         created_at=datetime.fromisoformat(first.recorded_at),

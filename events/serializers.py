@@ -165,6 +165,7 @@ class GameRecordSerializer(serializers.Serializer):
     exported_at = serializers.DateTimeField()
     source = serializers.DictField()
     stream = serializers.UUIDField()
+    public = serializers.BooleanField(help_text="whether spectators may follow the game")
     hash_format = serializers.IntegerField()
     setup = RecordSetupSerializer()
     status = serializers.ChoiceField(choices=["live", "finished"])
