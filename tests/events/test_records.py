@@ -237,3 +237,10 @@ def test_a_file_that_is_not_a_record_is_refused_in_words(tmp_path: Path) -> None
     assert "this is not a Herald game record" in checked.stdout
     path.write_text("not json", encoding="utf-8")
     assert "is not JSON" in verify_file(path).stdout
+
+
+def test_the_game_page_links_to_its_record(running: Stream) -> None:
+    page = Client().get(f"/games/{running.pk}/").content.decode()
+    link = f'href="/api/v1/streams/{running.pk}/record" download'
+    assert link in page
+    assert "Download the game record" in page
