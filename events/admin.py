@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -38,6 +39,8 @@ class SeatInline(admin.TabularInline):
     """The players, seats counted from 1 as people count them (the store keeps 0, 1, 2...)."""
 
     model = StreamSeat
+    verbose_name = _("player")
+    verbose_name_plural = _("players")
     fields = ("seat_number", "user", "player_name")
     readonly_fields = fields
     extra = 0
@@ -48,6 +51,11 @@ class SeatInline(admin.TabularInline):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # The players are part of the stream's page: whoever may view the stream sees them
+        # (the arbiters' group has no permission on seats of its own).
+        return bool(request.user.has_perm("events.view_stream"))
 
     @admin.display(description=_("seat"))
     def seat_number(self, seat: StreamSeat) -> int:
@@ -85,6 +93,9 @@ class StreamAdmin(ReadOnlyAdmin):
     )  # fmt: skip
     readonly_fields = fields
 
+    class Media:
+        css = {"all": ("events/admin.css",)}
+
     @admin.display(description=_("hash chain"))
     def hash_chain(self, stream: Stream) -> str:
         check = check_hash_chain(stream, list(Event.objects.filter(stream=stream).order_by("seq")))
@@ -97,15 +108,17 @@ class StreamAdmin(ReadOnlyAdmin):
         if not rows:
             return gettext("none yet: the game goes on") if not stream.is_finished else "—"
         head = format_html(
-            '<tr><th class="num">{}</th><th>{}</th><th class="num">{}</th></tr>',
-            gettext("rank"), gettext("player"), gettext("score"),
+            '<tr><th class="num">{}</th><th>{}</th><th class="num">{}</th><th class="num">{}</th></tr>',
+            gettext("rank"), gettext("player"), gettext("seat"), gettext("score"),
         )  # fmt: skip
         body = format_html_join(
             "",
-            '<tr><td class="num">{}</td><td>{}</td><td class="num">{}</td></tr>',
-            ((row.rank, row.seat.label, _score(row.score)) for row in rows),
+            '<tr><td class="num">{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>',
+            ((row.rank, row.seat.who, row.seat.number, _score(row.score)) for row in rows),
         )
-        return format_html('<table class="herald-result">{}{}</table>', head, body)
+        return format_html(
+            '<div class="herald-scroll"><table class="herald-result">{}{}</table></div>', head, body
+        )
 
     @admin.display(description=_("replay"))
     def replay_link(self, stream: Stream) -> str:
@@ -264,16 +277,30 @@ class EventAdmin(ReadOnlyAdmin):
     """Every event; a stream's own are its page's "all events" link (``?stream__id__exact=``),
     50 a page, with the move number, the player (seat from 1) and the event in words."""
 
-    list_display = ("stream", "seq", "move_number", "type", "player", "in_words", "recorded_at")
+    list_display = ("seq", "move_number", "type", "player", "in_words", "game", "recorded_at")
     list_display_links = ("seq",)
     list_filter = ("type",)
     list_per_page = 50
     search_fields = ("stream__id",)
     ordering = ("stream_id", "seq")
+
+    class Media:
+        css = {"all": ("events/admin.css",)}
+
     readonly_fields = (
         "stream", "seq", "move_number", "type", "player", "in_words", "payload", "recorded_at",
         "idempotency_key", "prev_hash", "hash",
     )  # fmt: skip
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        # One stream's events (its page's link) need not name their stream on every row.
+        if "stream__id__exact" in request.GET:
+            return tuple(name for name in self.list_display if name != "game")
+        return self.list_display
+
+    @admin.display(description=_("game"))
+    def game(self, event: Event) -> str:
+        return f"{event.stream.game} {str(event.stream_id)[:8]}"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
         return with_move_numbers(super().get_queryset(request).select_related("stream"))
@@ -287,8 +314,15 @@ class EventAdmin(ReadOnlyAdmin):
     def changelist_view(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
-        """The list, its page's events described once per stream (not a query per row)."""
-        response = super().changelist_view(request, extra_context)
+        """The list, its page's events described once per stream (not a query per row); one
+        stream's events (``?stream__id__exact=``) are titled with their game."""
+        context = dict(extra_context or {})
+        stream = _filtered_stream(request)
+        if stream is not None:
+            context["title"] = gettext("Events of the {game} game {stream}").format(
+                game=stream.game, stream=stream.pk
+            )
+        response = super().changelist_view(request, context)
         changelist = getattr(response, "context_data", {}).get("cl")
         if changelist is not None:
             rows = list(changelist.result_list)  # evaluated once: the template reuses it
@@ -314,6 +348,14 @@ class EventAdmin(ReadOnlyAdmin):
         alone on an event's own page."""
         line = getattr(event, "line", None)
         return line if line is not None else event_lines([event])[0]
+
+
+def _filtered_stream(request: HttpRequest) -> Stream | None:
+    """The stream whose events the list shows (``?stream__id__exact=<uuid>``), if any."""
+    try:
+        return Stream.objects.filter(pk=request.GET.get("stream__id__exact")).first()
+    except (ValueError, ValidationError):  # not a UUID: the list says so itself
+        return None
 
 
 @admin.register(OutboxEntry)

@@ -33,10 +33,14 @@ class SeatLine:
     name: str
 
     @property
+    def who(self) -> str:
+        """``Ann Martin (ann)``, or ``ann`` when the name is the username."""
+        return self.username if self.name == self.username else f"{self.name} ({self.username})"
+
+    @property
     def label(self) -> str:
-        """``2 · Ann Martin (ann)``, or ``2 · ann`` when the name is the username."""
-        who = self.username if self.name == self.username else f"{self.name} ({self.username})"
-        return f"{self.number} · {who}"
+        """``2 · Ann Martin (ann)``: the seat's number, then who sits there."""
+        return f"{self.number} · {self.who}"
 
 
 @dataclass(frozen=True)

@@ -97,8 +97,8 @@ class StreamSeat(models.Model):
             models.UniqueConstraint(fields=["stream", "seat"], name="events_seat_unique")
         ]
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} of {self.stream_id}"
+    def __str__(self) -> str:  # seats are counted from 1 wherever a person reads them
+        return f"seat {self.seat + 1} of {self.stream_id}"
 
 
 class EventType(models.TextChoices):

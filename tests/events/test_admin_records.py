@@ -88,10 +88,11 @@ def test_the_result_is_a_table_of_ranks_players_and_scores(
     stream = finished_game("blazon", {}, players[:2])
     html = admin_client.get(f"/admin/events/stream/{stream.pk}/change/").content.decode()
     table = html[html.index('<table class="herald-result">') :].split("</table>")[0]
-    rows = re.findall(r"<tr><td class=\"num\">(\d+)</td><td>([^<]+)</td>", table)
+    cells = r"<tr><td class=\"num\">(\d+)</td><td>([^<]+)</td><td class=\"num\">(\d+)</td>"
+    rows = re.findall(cells, table)
     ranks = stream.result["ranks"]
-    expected = sorted((rank, f"{seat + 1} · player{seat}") for seat, rank in enumerate(ranks))
-    assert [(int(rank), who) for rank, who in rows] == expected
+    expected = sorted((rank, f"player{seat}", seat + 1) for seat, rank in enumerate(ranks))
+    assert [(int(rank), who, int(seat)) for rank, who, seat in rows] == expected
     assert '"ranks"' not in html  # not the JSON
 
 
@@ -179,3 +180,11 @@ def test_only_superusers_import(arbiter_client: Client, record: dict[str, Any]) 
     assert arbiter_client.get("/admin/events/stream/import/").status_code == 404
     assert upload(arbiter_client, record).status_code == 404
     assert not Stream.objects.filter(pk=record["stream"]).exists()
+
+
+def test_one_streams_event_list_is_titled_with_its_game(
+    admin_client: Client, long_game: Stream
+) -> None:
+    html = admin_client.get(f"/admin/events/event/?stream__id__exact={long_game.pk}").content
+    assert f"Events of the toy-draw game {long_game.pk}".encode() in html
+    assert admin_client.get("/admin/events/event/?stream__id__exact=nope").status_code in (200, 302)
