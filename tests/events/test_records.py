@@ -16,7 +16,7 @@ from django.test import Client
 import engine
 from engine import registry
 from events.models import Stream
-from events.services import stream_open
+from events.services import stream_continue_from, stream_open
 from herald import demo
 from tests.events import toy_game
 from tests.events.conftest import client_for, make_user
@@ -27,6 +27,7 @@ from tests.events.records import (
     illegal_move_at,
     moves_of,
     play_some,
+    play_to_the_end,
     rehash,
     verify_file,
     write,
@@ -244,3 +245,29 @@ def test_the_game_page_links_to_its_record(running: Stream) -> None:
     link = f'href="/api/v1/streams/{running.pk}/record" download'
     assert link in page
     assert "Download the game record" in page
+
+
+def test_a_game_replayed_from_a_move_verifies_with_its_reshuffle(
+    players: list[User], tmp_path: Path
+) -> None:
+    """A "replay from move n" continuation: dealt with the old game's seed, reshuffled once with
+    its own right after move n; the verifier follows the same rule, and refuses the reshuffle
+    anywhere else."""
+    old = finished_game("13-couronnes", {"max_turns": 8, "hidden_crowns": True}, players[:3])
+    new = play_to_the_end(stream_continue_from(stream_id=old.pk, after_move=4), seed="again")
+    record = download(Client(), new)
+    types = [e["type"] for e in record["events"]]
+    assert types[5] == "UnseenReshuffled"
+    checked = verify_file(write(tmp_path / "continued.json", record))
+    assert checked.returncode == 0, checked.stdout
+    assert "VERIFIED" in checked.stdout
+    moved = copy.deepcopy(record)
+    reshuffle = moved["events"][5]
+    reshuffle["payload"]["after_move"] = 5
+    moved["events"][4], moved["events"][5] = reshuffle, moved["events"][4]
+    for seq, event in enumerate(moved["events"], start=1):
+        event["seq"] = seq
+    rehash(moved)
+    verdict = broken_at(tmp_path, moved)
+    assert "at event 5 (replay)" in verdict
+    assert "the unseen cards are shuffled again right after move 4" in verdict

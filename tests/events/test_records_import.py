@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 
+from engine.core.chain import HASH_FORMAT_FULL
 from engine.record import GameRecord, dumps, load
 from events.models import Event, OutboxEntry, Stream, StreamSeat
 from events.records import RecordRefused, complete_record, record_import
@@ -27,6 +28,7 @@ from tests.events.records import (
     edit_move,
     finished_game,
     illegal_move_at,
+    play_to_the_end,
     rehash,
     verify_file,
 )
@@ -186,3 +188,24 @@ def test_the_written_file_reads_back_as_the_same_record(
     path.write_text(dumps(GameRecord.from_json(record)), encoding="utf-8")
     assert load(path).to_json() == record
     assert StreamSeat.objects.filter(stream_id=record["stream"]).count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_hashed_by_the_old_rule_exports_verifies_and_imports(
+    players: list[User], tmp_path: Path
+) -> None:
+    stream = play_to_the_end(
+        stream_open(game_id="les-7-blasons", seats=players[:3], hash_format=HASH_FORMAT_FULL)
+    )
+    exported = json.loads(Client().get(DOWNLOAD.format(stream.pk)).content)
+    assert exported["hash_format"] == HASH_FORMAT_FULL
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(exported), encoding="utf-8")
+    checked = verify_file(path)
+    assert checked.returncode == 0, checked.stdout
+    chain = stored_chain(stream.pk)
+    call_command("flush", interactive=False)
+    imported = record_import(data=exported).stream
+    assert imported.hash_format == HASH_FORMAT_FULL
+    assert stored_chain(imported.pk) == chain
+    assert stream_verify(imported)["ok"]
