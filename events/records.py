@@ -23,7 +23,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext
@@ -154,21 +154,27 @@ def record_import(*, data: Any, by: AbstractBaseUser | None = None) -> ImportOut
     """
     record = _complete_record(data)
     if Stream.objects.filter(pk=record.stream).exists():
-        raise RecordRefused(
-            gettext("This game is already here: stream {stream} exists.").format(
-                stream=record.stream
-            ),
-            status=409,
-        )
+        raise _already_here(record)
     with transaction.atomic():
         users, matched, created = _seat_users(record.players)
-        stream = _store(record, users, by=by)
+        try:
+            with transaction.atomic():
+                stream = _store(record, users, by=by)
+        except IntegrityError:  # the same record imported at the same moment by someone else
+            raise _already_here(record) from None
         report = stream_verify(stream)
         if not report["ok"]:
             transaction.set_rollback(True)
             raise RecordRefused(_failed(report))
         outbox_publish(topic="game.ended", payload={"stream": str(stream.pk)})
     return ImportOutcome(stream, matched, created)
+
+
+def _already_here(record: GameRecord) -> RecordRefused:
+    return RecordRefused(
+        gettext("This game is already here: stream {stream} exists.").format(stream=record.stream),
+        status=409,
+    )
 
 
 def _complete_record(data: Any) -> GameRecord:
