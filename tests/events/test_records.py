@@ -15,7 +15,7 @@ from django.test import Client
 
 import engine
 from engine import registry
-from events.models import Stream
+from events.models import Event, Stream
 from events.services import stream_continue_from, stream_open
 from herald import demo
 from tests.events import toy_game
@@ -271,3 +271,33 @@ def test_a_game_replayed_from_a_move_verifies_with_its_reshuffle(
     verdict = broken_at(tmp_path, moved)
     assert "at event 5 (replay)" in verdict
     assert "the unseen cards are shuffled again right after move 4" in verdict
+
+
+def test_a_running_games_hidden_moves_stay_hidden_in_others_copies(players: list[User]) -> None:
+    """13 Couronnes discards face down: the spectator's and the other players' copies carry the
+    public move and its commitment, never the cards; the mover's copy carries them, salted."""
+    stream = stream_open(game_id="13-couronnes", seats=players[:3], options={"max_turns": 60})
+    mover = None
+    for _ in range(300):
+        stream = play_some(stream, 1, seed=f"hidden/{stream.version}")
+        hidden = [
+            e for e in Event.objects.filter(stream=stream, type="MoveMade")
+            if e.payload["move"] != e.payload.get("public_move", e.payload["move"])
+        ]  # fmt: skip
+        if hidden:
+            mover = hidden[0]
+            break
+    assert mover is not None, "no face-down move was played"
+    assert not stream.is_finished
+    others = [Client(), *(client_for(p) for p in players[:3] if p.pk != players[mover.seat].pk)]
+    for client in others:
+        record = download(client, stream)
+        event = record["events"][mover.seq - 1]
+        assert event["payload"]["move"] == mover.payload["public_move"]
+        assert "move_commitment" in event["payload"]
+        assert "move_salt" not in event["payload"]
+        moves = [e["payload"]["move"] for e in record["events"] if e["type"] == "MoveMade"]
+        assert mover.payload["move"] not in moves
+    own = download(client_for(players[mover.seat]), stream)["events"][mover.seq - 1]["payload"]
+    assert own["move"] == mover.payload["move"]
+    assert "move_salt" in own
