@@ -432,8 +432,17 @@ class _Verifier:
         if self.record.complete:
             return "the complete record of a finished game"
         seat = self.record.viewer_seat
-        viewer = "a spectator's" if seat is None else f"seat {seat + 1}'s"
+        if seat is not None:
+            viewer = f"seat {seat + 1}'s"
+        elif any(value is None for _, value, _, _ in self._all_hidden_parts()):
+            viewer = "a spectator's"
+        else:
+            viewer = "an arbiter's (every part shown)"
         return f"{viewer} copy of a running game"
+
+    def _all_hidden_parts(self) -> Iterator[tuple[str, Any, Any, str]]:
+        for event in self.events:
+            yield from _hidden_parts(event.payload)
 
     def _run(self, name: str, step: Any) -> Check:
         try:

@@ -301,3 +301,17 @@ def test_a_running_games_hidden_moves_stay_hidden_in_others_copies(players: list
     own = download(client_for(players[mover.seat]), stream)["events"][mover.seq - 1]["payload"]
     assert own["move"] == mover.payload["move"]
     assert "move_salt" in own
+
+
+def test_an_arbiters_download_of_a_running_game_shows_every_part_but_no_seed(
+    running: Stream, arbiter: User, tmp_path: Path
+) -> None:
+    record = download(client_for(arbiter), running)
+    assert record["complete"] is False
+    assert record["seed"] is None
+    assert running.seed not in json.dumps(record)
+    checked = verify_file(write(tmp_path / "desk.json", record))
+    assert checked.returncode == 0, checked.stdout
+    assert "an arbiter's (every part shown) copy of a running game" in checked.stdout
+    assert "withheld" not in checked.stdout
+    assert "INTACT SO FAR" in checked.stdout
