@@ -79,7 +79,7 @@ MAX_RECORD_BYTES = 20 * 1024 * 1024
 
 @admin.register(Stream)
 class StreamAdmin(ReadOnlyAdmin):
-    list_display = ("id", "game", "edition", "status", "version", "created_at")
+    list_display = ("id", "game", "players_named", "status", "version", "created_at")
     list_filter = ("game", "status")
     search_fields = ("id",)
     inlines = (SeatInline,)
@@ -192,8 +192,23 @@ class StreamAdmin(ReadOnlyAdmin):
     def changelist_view(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
+        """The list, its page's players named in one lookup (not a query per row)."""
         context = {**(extra_context or {}), "can_import": request.user.is_superuser}
-        return super().changelist_view(request, context)
+        response = super().changelist_view(request, context)
+        changelist = getattr(response, "context_data", {}).get("cl")
+        if changelist is not None:
+            rows = list(changelist.result_list)  # evaluated once: the template reuses it
+            seats = stream_seat_lines(row.pk for row in rows)
+            for row in rows:
+                row.seat_lines = seats.get(row.pk, [])
+        return response
+
+    @admin.display(description=_("players"))
+    def players_named(self, stream: Stream) -> str:
+        lines = getattr(stream, "seat_lines", None)
+        if lines is None:
+            lines = stream_seat_lines([stream.pk]).get(stream.pk, [])
+        return ", ".join(line.name for line in lines)
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
         """Upload a game record from another Herald (superusers: moving servers is theirs)."""

@@ -188,3 +188,15 @@ def test_one_streams_event_list_is_titled_with_its_game(
     html = admin_client.get(f"/admin/events/event/?stream__id__exact={long_game.pk}").content
     assert f"Events of the toy-draw game {long_game.pk}".encode() in html
     assert admin_client.get("/admin/events/event/?stream__id__exact=nope").status_code in (200, 302)
+
+
+def test_the_stream_list_names_each_games_players(
+    admin_client: Client, long_game: Stream, players: list[User], django_assert_max_num_queries: Any
+) -> None:
+    ann = tournaments.player_create(username="ann", display_name="Ann Martin")
+    named = finished_game("blazon", {}, [ann.user, players[1]])
+    with django_assert_max_num_queries(15):  # the players of the page in one lookup
+        page = text_of(admin_client.get("/admin/events/stream/").content.decode())
+    assert "Ann Martin, player1" in page
+    assert "player0, player1" in page
+    assert str(named.pk) in page
