@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: help venv run serve migrate demo test lint typecheck pytest worker beat sockets bench lock clean messages
+.PHONY: help venv run serve migrate demo test lint typecheck pytest worker beat sockets bench lock clean messages records
 
 help:
 	@echo "make run      set up, migrate, load demo data and serve on http://$(HOST):$(PORT)"
@@ -17,6 +17,7 @@ help:
 	@echo "make sockets  serve the game sockets (daphne, port 8001) beside gunicorn: needs REDIS_URL"
 	@echo "make bench    run the benchmarks in bench/"
 	@echo "make messages extract the strings to translate into locale/fr and compile the catalogue"
+	@echo "make records  export every finished game's record into records/ and verify each offline"
 
 venv: $(STAMP)
 
@@ -90,6 +91,15 @@ lock: venv
 # (engine/ included: its _() templates), then compile the .mo that is committed beside it.
 MESSAGE_IGNORES := --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' --ignore='docker/*' \
 	--ignore='herald.egg-info/*' --ignore='staticfiles/*'
+# Every finished game's record (docs/records.md), checked by the offline verifier: on a fresh
+# clone, the demo's games.
+records: demo
+	$(BIN)/python manage.py export_record --all-finished --out records
+	@status=0; for f in records/*.json; do \
+		out=$$($(BIN)/python -m engine.record verify "$$f") || status=1; \
+		echo "$$f: $$(echo "$$out" | tail -n 1)"; \
+	done; exit $$status
+
 messages: venv
 	$(BIN)/python manage.py makemessages -l fr --no-obsolete $(MESSAGE_IGNORES)
 	$(BIN)/python manage.py compilemessages -l fr --ignore='.venv/*'

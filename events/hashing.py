@@ -1,262 +1,114 @@
-"""The hash chain of a stream.
+"""The hash chain of a stream, as the event store uses it.
 
-``hash = sha256(bytes.fromhex(prev_hash) || JCS(body))`` where JCS is RFC 8785 canonical JSON
-and ``body`` is::
-
-    {"stream": "<uuid>", "seq": n, "type": "<type>", "seat": n | null,
-     "recorded_at": "<UTC ISO 8601 with microseconds>", "payload": {...}}
-
-The first event's ``prev_hash`` is 64 zeros. Canonical JSON is computed from the values, not
-from stored bytes: PostgreSQL ``jsonb`` rewrites key order and number spelling, and a payload
-read back from it hashes to the same value (tests/events/test_store.py pins that).
-
-Which payload is hashed depends on the stream's ``hash_format``:
-
-- **1** (streams stored before hidden parts were committed to): the stored payload, whole.
-  A hidden value with few possibilities could be found by hashing guesses, so such a stream's
-  hashes are shown to players and spectators only once it is over.
-- **2**: the *sealed* payload, where each hidden part is replaced by a commitment
-  ``sha256(salt || JCS(part))``. The hidden parts are each effect whose ``visible_to`` is not
-  null (its ``data``) and, in ``MoveMade``, the ``move`` when it differs from ``public_move``.
-  ``salt = HMAC-SHA256(key=UTF-8 of the stream's seed, msg=UTF-8 of
-  "herald/salt/v2\n<stream uuid>\n<seq>\n<part>")``, part ``move`` or ``effects/<i>``
-  (0-based index in the payload's ``effects``). The seed is sealed until ``GameEnded``
-  reveals it, so no player can derive a salt they were not given; after the end anyone can.
-  docs/api.md states the rule for outside verifiers.
+The rule itself (canonical JSON, the event body, salts, commitments, the sealed payload of
+each hash format) lives in :mod:`engine.core.chain`, pure Python, so that the offline verifier
+of game records (``python -m engine.record verify``) checks exactly what the store hashes; its
+docstring and docs/api.md state it. This module gives the store that rule with two things only
+Django has: refusals a person reads in their language (:class:`NotCanonical`, a service error
+the API answers with a 400) and :func:`event_hash`, the hash of a stored event.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
-from collections.abc import Mapping
-from datetime import UTC, datetime
-from typing import Any
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, ParamSpec, TypeVar
 
-import rfc8785
 from django.utils.translation import gettext
 
+from engine.core import chain
+from engine.core.chain import (
+    CURRENT_HASH_FORMAT,
+    HASH_FORMAT_COMMITTED,
+    HASH_FORMAT_FULL,
+    HASH_FORMATS,
+    MOVE_MADE,
+    MOVE_PART,
+    _fast_canonical,
+    effect_part,
+    event_body,
+    has_hidden_move,
+    is_hidden_effect,
+    part_salt,
+    sealed_payload_from_shown,
+    stored_payload_from_full,
+    timestamp_text,
+)
 from herald.errors import ServiceError
 
+__all__ = [
+    "CURRENT_HASH_FORMAT",
+    "HASH_FORMATS",
+    "HASH_FORMAT_COMMITTED",
+    "HASH_FORMAT_FULL",
+    "MOVE_MADE",
+    "MOVE_PART",
+    "NotCanonical",
+    "_fast_canonical",
+    "canonical_json",
+    "chain_hash",
+    "commitment",
+    "effect_part",
+    "event_body",
+    "event_hash",
+    "has_hidden_move",
+    "hashed_payload",
+    "is_hidden_effect",
+    "part_salt",
+    "request_digest",
+    "reveal_parts",
+    "sealed_payload_from_shown",
+    "stored_payload_from_full",
+    "timestamp_text",
+]
 
-class NotCanonical(ServiceError, ValueError):
+
+class NotCanonical(ServiceError, chain.NotCanonical):
     """Data that has no RFC 8785 canonical form: an integer beyond ±2**53, or text that is not
     valid Unicode (a lone surrogate). It can be neither hashed nor stored faithfully."""
 
     code = "malformed_json"
 
 
-_SAFE_INT = 2**53 - 1  # RFC 8785 numbers are IEEE doubles: integers beyond this are refused
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-def _plain_json(value: Any) -> bool:
-    """True when ``json.dumps(sort_keys=True)`` already spells ``value`` as RFC 8785 does.
+def _refused_in_words(function: Callable[P, R]) -> Callable[P, R]:
+    """``function`` of the chain, its refusal of non-canonical data turned into
+    :class:`NotCanonical` with a sentence in the active language (the API's 400)."""
 
-    That holds for dicts with ASCII keys (code point order is then UTF-16 order), lists and
-    tuples, strings, booleans, None and integers within ±(2**53 - 1): the standard library escapes
-    exactly the characters RFC 8785 escapes, the same way. Floats are left to rfc8785 (its
-    ECMAScript number spelling differs from Python's ``repr``), and so is anything unusual.
-    """
-    kind = type(value)
-    if kind is str or kind is bool or value is None:
-        return True
-    if kind is int:
-        return -_SAFE_INT <= value <= _SAFE_INT
-    if kind is dict:
-        return all(type(k) is str and k.isascii() and _plain_json(v) for k, v in value.items())
-    if kind is list or kind is tuple:  # both spell a tuple as an array
-        return all(_plain_json(item) for item in value)
-    return isinstance(value, str)  # e.g. EventType: both spell the string's own text
+    @functools.wraps(function)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return function(*args, **kwargs)
+        except NotCanonical:
+            raise
+        except chain.IntegerTooLarge:
+            raise NotCanonical(
+                gettext("the request holds an integer too large for JSON (beyond ±2**53)")
+            ) from None
+        except chain.NotCanonical:
+            raise NotCanonical(
+                gettext("the request holds text that is not valid Unicode")
+            ) from None
 
-
-def _fast_canonical(data: dict[str, Any]) -> bytes | None:
-    """The canonical bytes by the C JSON encoder, or None when rfc8785 must decide."""
-    if not _plain_json(data):
-        return None
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: let rfc8785 refuse it
-        return None
+    return wrapper
 
 
-def canonical_json(data: Mapping[str, Any]) -> bytes:
-    """RFC 8785 canonical JSON of ``data``, or :class:`NotCanonical` saying what is wrong.
-
-    The usual payloads (no floats, ASCII keys) take a fast path through the C JSON encoder
-    that gives the same bytes (tests/events/test_hashing.py compares both on many values).
-    """
-    plain = dict(data)
-    fast = _fast_canonical(plain)
-    if fast is not None:
-        return fast
-    try:
-        return rfc8785.dumps(plain)
-    except rfc8785.IntegerDomainError:
-        raise NotCanonical(
-            gettext("the request holds an integer too large for JSON (beyond ±2**53)")
-        ) from None
-    except (rfc8785.CanonicalizationError, UnicodeError):  # keys are sorted as UTF-16
-        raise NotCanonical(gettext("the request holds text that is not valid Unicode")) from None
+canonical_json = _refused_in_words(chain.canonical_json)
+chain_hash = _refused_in_words(chain.chain_hash)
+commitment = _refused_in_words(chain.commitment)
+reveal_parts = _refused_in_words(chain.reveal_parts)
+hashed_payload = _refused_in_words(chain.hashed_payload)
+request_digest = _refused_in_words(chain.request_digest)
 
 
-def timestamp_text(moment: datetime) -> str:
-    """The instant as the chain spells it: UTC, microseconds, e.g. ``2026-01-02T03:04:05.000006+00:00``."""
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-def event_body(
-    *, stream_id: Any, seq: int, type: str, seat: int | None, recorded_at: datetime,
-    payload: Mapping[str, Any],
-) -> dict[str, Any]:  # fmt: skip
-    """The JSON object whose canonical form is hashed."""
-    return {
-        "stream": str(stream_id),
-        "seq": seq,
-        "type": type,
-        "seat": seat,
-        "recorded_at": timestamp_text(recorded_at),
-        "payload": payload,
-    }
-
-
-def chain_hash(prev_hash: str, body: Mapping[str, Any]) -> str:
-    """sha256 over the previous hash's bytes followed by the body's canonical JSON."""
-    digest = hashlib.sha256(bytes.fromhex(prev_hash))
-    digest.update(canonical_json(body))
-    return digest.hexdigest()
-
-
-HASH_FORMAT_FULL = 1  # the whole stored payload is hashed
-HASH_FORMAT_COMMITTED = 2  # hidden parts enter the hash as salted commitments
-CURRENT_HASH_FORMAT = HASH_FORMAT_COMMITTED
-HASH_FORMATS = (HASH_FORMAT_FULL, HASH_FORMAT_COMMITTED)
-
-MOVE_PART = "move"
-MOVE_MADE = "MoveMade"  # events.models.EventType.MOVE_MADE; this module imports no model
-
-
-def part_salt(seed: str, stream_id: Any, seq: int, part: str) -> str:
-    """The salt of one hidden part (hex): an HMAC keyed by the stream's sealed seed."""
-    message = f"herald/salt/v2\n{stream_id}\n{seq}\n{part}".encode()
-    return hmac.new(seed.encode("utf-8"), message, hashlib.sha256).hexdigest()
-
-
-def commitment(salt_hex: str, value: Mapping[str, Any]) -> str:
-    """``sha256(salt || JCS(value))`` in hex (the salt's 32 bytes, then the value's canonical
-    JSON): binds the value without showing it."""
-    digest = hashlib.sha256(bytes.fromhex(salt_hex))
-    digest.update(canonical_json(value))
-    return digest.hexdigest()
-
-
-def effect_part(index: int) -> str:
-    return f"effects/{index}"
-
-
-def is_hidden_effect(effect: Mapping[str, Any]) -> bool:
-    """An effect some seat may not see before the end (``visible_to`` is a list)."""
-    return effect.get("visible_to") is not None
-
-
-def has_hidden_move(type: str, payload: Mapping[str, Any]) -> bool:
-    """A ``MoveMade`` whose full move says more than what other seats see of it."""
-    return (
-        type == MOVE_MADE and "public_move" in payload and payload["move"] != payload["public_move"]
-    )
-
-
-def reveal_parts(
-    *, stream_id: Any, seq: int, type: str, payload: Mapping[str, Any], seed: str,
-    shown: Any = None,
-) -> dict[str, Any]:  # fmt: skip
-    """The payload of a format-2 event with each hidden part's commitment beside it.
-
-    ``shown(part)`` says whether the viewer may see a hidden part: then its value stays with
-    its ``salt`` (so the viewer can check it against the commitment); otherwise the value is
-    left out. ``shown=None`` keeps every value (arbiters, staff, everyone after the end).
-    Taking the revealed values out again (:func:`sealed_payload_from_shown`) gives exactly
-    the hashed payload.
-    """
-    out = dict(payload)
-    if has_hidden_move(type, payload):
-        salt = part_salt(seed, stream_id, seq, MOVE_PART)
-        out["move_commitment"] = commitment(salt, payload["move"])
-        if shown is None or shown(MOVE_PART):
-            out["move_salt"] = salt
-        else:
-            out["move"] = payload["public_move"]
-    if "effects" in payload:
-        out["effects"] = [
-            _effect_with_commitment(effect, seed=seed, part=(stream_id, seq, index), shown=shown)
-            for index, effect in enumerate(payload["effects"])
-        ]
-    return out
-
-
-def _effect_with_commitment(
-    effect: Mapping[str, Any], *, seed: str, part: tuple[Any, int, int], shown: Any
-) -> dict[str, Any]:
-    """One effect with its commitment (when hidden); ``part`` is (stream id, seq, index)."""
-    record = dict(effect)
-    if not is_hidden_effect(effect):
-        return record
-    stream_id, seq, index = part
-    name = effect_part(index)
-    salt = part_salt(seed, stream_id, seq, name)
-    record["commitment"] = commitment(salt, effect.get("data", {}))
-    if shown is None or shown(name):
-        record["salt"] = salt
-    else:
-        record.pop("data", None)
-    return record
-
-
-def sealed_payload_from_shown(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """The hashed payload of a format-2 event, from any viewer's copy of it: every revealed
-    hidden part taken out (``data`` and ``salt`` of each effect that has a ``commitment``;
-    ``move`` and ``move_salt`` when there is a ``move_commitment``)."""
-    sealed = dict(payload)
-    if "move_commitment" in sealed:
-        sealed.pop("move", None)
-        sealed.pop("move_salt", None)
-    if isinstance(sealed.get("effects"), list):
-        sealed["effects"] = [_sealed_effect(effect) for effect in sealed["effects"]]
-    return sealed
-
-
-def _sealed_effect(effect: Any) -> Any:
-    if not isinstance(effect, dict) or "commitment" not in effect:
-        return effect
-    return {key: value for key, value in effect.items() if key not in ("data", "salt")}
-
-
-def hashed_payload(
-    *, stream_id: Any, seq: int, type: str, payload: Mapping[str, Any], seed: str,
-    hash_format: int,
-) -> Mapping[str, Any]:  # fmt: skip
-    """The payload the chain hashes for this event under ``hash_format``."""
-    if hash_format == HASH_FORMAT_FULL:
-        return payload
-    # A copy for a viewer who sees nothing is the hashed payload but for the public move it
-    # carries as ``move``: one pass over the effects (this runs on every append).
-    sealed = reveal_parts(
-        stream_id=stream_id, seq=seq, type=type, payload=payload, seed=seed, shown=_nothing
-    )
-    if "move_commitment" in sealed:
-        del sealed["move"]
-    return sealed
-
-
-def _nothing(part: str) -> bool:
-    return False
-
-
+@_refused_in_words
 def event_hash(event: Any, *, seed: str, hash_format: int) -> str:
     """Recompute the hash of a stored :class:`events.models.Event` from its fields, by the
     rule of its stream (``hash_format``, and the stream's ``seed`` for the salts)."""
-    payload = hashed_payload(
+    payload: Mapping[str, Any] = chain.hashed_payload(
         stream_id=event.stream_id, seq=event.seq, type=event.type, payload=event.payload,
         seed=seed, hash_format=hash_format,
     )  # fmt: skip
@@ -268,9 +120,4 @@ def event_hash(event: Any, *, seed: str, hash_format: int) -> str:
         recorded_at=event.recorded_at,
         payload=payload,
     )
-    return chain_hash(event.prev_hash, body)
-
-
-def request_digest(data: Mapping[str, Any]) -> str:
-    """sha256 of a request's canonical JSON: equal bodies, equal digests, whatever the spelling."""
-    return hashlib.sha256(canonical_json(data)).hexdigest()
+    return chain.chain_hash(event.prev_hash, body)

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-GENESIS_HASH = "0" * 64
+from engine.core.chain import GENESIS_HASH
 
 
 class AppendOnlyError(Exception):
@@ -97,8 +97,8 @@ class StreamSeat(models.Model):
             models.UniqueConstraint(fields=["stream", "seat"], name="events_seat_unique")
         ]
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} of {self.stream_id}"
+    def __str__(self) -> str:  # seats are counted from 1 wherever a person reads them
+        return f"seat {self.seat + 1} of {self.stream_id}"
 
 
 class EventType(models.TextChoices):

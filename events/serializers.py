@@ -138,3 +138,43 @@ class ChecksSerializer(serializers.Serializer):
 class VerifySerializer(serializers.Serializer):
     ok = serializers.BooleanField()
     checks = ChecksSerializer()
+
+
+class RecordPlayerSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    name = serializers.CharField(help_text="the name people read (the player's display name)")
+
+
+class RecordSetupSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    game_name = serializers.CharField()
+    edition = serializers.CharField()
+    engine_version = serializers.CharField()
+    options = serializers.DictField()
+    players = RecordPlayerSerializer(many=True, help_text="in seat order: seat 0 first")
+    seed_commitment = serializers.CharField()
+
+
+class GameRecordSerializer(serializers.Serializer):
+    """A game record (docs/records.md): ``python -m engine.record verify FILE`` checks it."""
+
+    format = serializers.ChoiceField(choices=["herald-game-record"])
+    format_version = serializers.IntegerField()
+    complete = serializers.BooleanField(
+        help_text="true for a finished game: every part in full, the seed, the result"
+    )
+    viewer_seat = serializers.IntegerField(
+        allow_null=True, help_text="whose copy of a running game (null: a spectator's, or full)"
+    )
+    exported_at = serializers.DateTimeField()
+    source = serializers.DictField()
+    stream = serializers.UUIDField()
+    public = serializers.BooleanField(help_text="whether spectators may follow the game")
+    hash_format = serializers.IntegerField()
+    setup = RecordSetupSerializer()
+    status = serializers.ChoiceField(choices=["live", "finished"])
+    version = serializers.IntegerField()
+    head_hash = serializers.CharField(allow_null=True)
+    events = EventSerializer(many=True)
+    seed = serializers.CharField(allow_null=True, help_text="revealed once finished")
+    result = ResultSerializer(allow_null=True, help_text="once finished")

@@ -20,6 +20,7 @@ from uuid import UUID
 
 import engine
 from engine.core import EngineError, Game, GameState, Replay, ReplayError, SetupRecord, TrailStep
+from engine.core.continuation import ReshuffleRule
 from events.models import Event, EventType, Stream
 from events.payloads import GameCreated, MoveMade, PayloadError, UnseenReshuffled
 
@@ -102,43 +103,8 @@ def setup_record(stream: Stream, created: Event | GameCreated) -> SetupRecord:
 
 
 # -- the reshuffle of a continued game: once, right after move n ------------------------------
-
-
-@dataclass(frozen=True)
-class ReshuffleRule:
-    """Where a game's unseen cards may be shuffled again with its own seed: a game continued
-    by a "replay from move n" ruling (``continued_after`` n, from ``GameCreated.continues``)
-    exactly once, right after move n, before move n + 1; any other game never.
-
-    The one statement of the rule: the service that appends ``UnseenReshuffled`` and the
-    replay of a stream (:class:`StreamReplay`, behind verification, audit and states) both
-    ask it. Each answer is None (allowed) or the sentence saying why not.
-    """
-
-    continued_after: int | None
-
-    def refuses_reshuffle(self, *, moves: int, reshuffled: bool) -> str | None:
-        """Why the unseen cards may not be shuffled again after ``moves`` moves."""
-        if self.continued_after is None:
-            return (
-                "only a game continued by a 'replay from move n' ruling has its unseen cards "
-                "shuffled again: this game was dealt with its own seed"
-            )
-        if reshuffled:
-            return "the unseen cards of this game were already shuffled again"
-        if moves != self.continued_after:
-            return (
-                f"this game continues the old one after move {self.continued_after}, but it "
-                f"holds {moves} moves: the unseen cards are shuffled again right after move "
-                f"{self.continued_after}"
-            )
-        return None
-
-    def refuses_move(self, *, moves: int, reshuffled: bool) -> str | None:
-        """Why move number ``moves`` may not stand where it was played."""
-        if self.continued_after is not None and moves > self.continued_after and not reshuffled:
-            return f"move {moves} was played before the unseen cards were shuffled again"
-        return None
+# The rule is engine.core.continuation.ReshuffleRule (the offline record verifier asks it too);
+# it stays importable from here.
 
 
 # -- the one replay loop ---------------------------------------------------------------------

@@ -12,5 +12,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("streams/<uuid:stream_id>/moves", views.MoveView.as_view(), name="stream-moves"),
     path("streams/<uuid:stream_id>/events", views.EventListView.as_view(), name="stream-events"),
     path("streams/<uuid:stream_id>/audit", views.AuditView.as_view(), name="stream-audit"),
+    path("streams/<uuid:stream_id>/record", views.RecordView.as_view(), name="stream-record"),
     path("streams/<uuid:stream_id>/verify", views.VerifyView.as_view(), name="stream-verify"),
 ]

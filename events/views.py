@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import engine
-from events import selectors, serializers
+from events import records, selectors, serializers
 from events.access import (
     SeatTokenAuthentication,
     StreamAccess,
@@ -300,6 +300,20 @@ def _audited_seq(request: Request, stream: Stream) -> int:
             gettext("'at' must be between 1 and {version}").format(version=stream.version),
         )
     return at
+
+
+class RecordView(StreamAPIView):
+    """The game's record, one self-contained file (docs/records.md): complete once the game is
+    over; before that, what the caller may see of it (a spectator's copy has no seed)."""
+
+    @extend_schema(responses=_responses(serializers.GameRecordSerializer, 404))
+    def get(self, request: Request, stream_id: str) -> Response:
+        access = _access(request, stream_id)
+        record = records.stream_record(access, source={"site": request.get_host()})
+        filename = records.record_filename(access.stream)
+        return Response(
+            record.to_json(), headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+        )
 
 
 class VerifyView(StreamAPIView):

@@ -7,3 +7,11 @@ class TournamentsConfig(AppConfig):
 
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        # Players' display names live here; the layers below (the event store's admin and game
+        # records) read them through herald.people.
+        from herald.people import display_names_register
+        from tournaments.selectors import display_names
+
+        display_names_register(display_names)
