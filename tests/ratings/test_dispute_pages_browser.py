@@ -96,7 +96,19 @@ def test_the_arbiter_rules_amend_from_the_site_and_watches_the_rerating(
 
     page.click("[data-replay-link]")
     page.wait_for_url(f"**/games/{stream}/**move=5")
-    assert page.locator(f"[data-stream='{stream}']").count() == 1
+    replay = page.locator("[data-replay]")
+    assert replay.get_attribute("data-replay-move") == "5"
+    # The arbiter sees every hand: one board per seat, the omniscient view, labelled.
+    players = Stream.objects.get(pk=stream).players
+    assert replay.get_attribute("data-sight") == "omniscient"
+    assert page.locator(f"[data-stream='{stream}']").count() == players
+    # and steps with the keyboard, to the move after and back to the disputed one.
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url(f"**/games/{stream}/**move=6")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url(f"**/games/{stream}/**move=5")
+    page.go_back()
+    page.go_back()
     page.go_back()
     page.wait_for_url(f"**/disputes/{dispute.pk}/")
 
