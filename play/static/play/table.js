@@ -5,7 +5,10 @@
 import { handleChoiceClick, initGroups } from "./choices.js";
 
 const ROOT = "[data-stream]";
-let sending = false;
+// The drawing a move is being sent from. A click on that same drawing waits (a double click
+// stores one move); a click on a newer drawing swapped in meanwhile (the socket's frame came
+// before the POST's answer) is a new move and goes, with the newer version.
+let sendingFrom = null;
 
 function root() {
   return document.querySelector(ROOT);
@@ -76,10 +79,12 @@ async function refresh() {
 }
 
 async function send(button) {
-  if (sending) return;
-  sending = true;
   const table = root();
-  for (const control of table.querySelectorAll("[data-move]")) control.disabled = true;
+  if (sendingFrom === table) return;
+  sendingFrom = table;
+  // Held while the move is on its way; only these come back if it never arrives.
+  const held = [...table.querySelectorAll("[data-move]:not([disabled])")];
+  for (const control of held) control.disabled = true;
   try {
     const answer = await fetch(table.dataset.moves, {
       method: "POST",
@@ -108,9 +113,9 @@ async function send(button) {
     say(answer.status === 409 ? root().dataset.staleMessage : body.detail || answer.statusText);
   } catch (error) {
     say(String(error));
-    for (const control of root().querySelectorAll("[data-move]")) control.disabled = false;
+    if (root() === table) for (const control of held) control.disabled = false;
   } finally {
-    sending = false;
+    if (sendingFrom === table) sendingFrom = null;
   }
 }
 
