@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from play import sept_blasons
+from play import blazon, sept_blasons
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,14 @@ DRAWINGS: dict[str, Drawing] = {
         add_result=sept_blasons.add_result,
         template="play/sept_blasons/table.html",
         title_template="play/sept_blasons/title.txt",
+    ),
+    blazon.GAME_ID: Drawing(
+        game_id=blazon.GAME_ID,
+        draw=blazon.table_for,
+        add_result=blazon.add_result,
+        template="play/blazon/table.html",
+        title_template="play/blazon/title.txt",
+        stylesheets=("play/table.css", "play/blazon.css"),
     ),
 }
 

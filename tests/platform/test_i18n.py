@@ -80,6 +80,15 @@ IDENTICAL = {
     "E-mail",
     "Score",
     "score %(score)s",
+    # Blazon's table: heraldic words French shares, and templates of punctuation only.
+    "lion",
+    "Augmentations",
+    "Distinctions",
+    "%(name)s, %(category)s (%(type)s), %(augmentation)s, prestige %(prestige)s",
+    "%(symbol)s × %(n)s",
+    "%(where)s — %(paid)s",
+    "%(space)s (%(align)s)",
+    "%(space)s, %(align)s",
 }
 
 
