@@ -443,9 +443,14 @@ class Table:
         return [slot for slot in self.display if slot.deck == "tincture"]
 
     @property
-    def final_headings(self) -> list[str]:
-        """The final scoring table's headings of the lines, in order."""
-        return final_headings()
+    def final_lines(self) -> list[dict[str, Any]]:
+        """The final scoring line by line (the rulebook's order), each with the players'
+        figures in the order of ``final`` (best rank first)."""
+        words = final_line_words()
+        return [
+            {"key": key, "words": words[key], "values": [row["lines"][i] for row in self.final]}
+            for i, key in enumerate(FINAL_LINES)
+        ]
 
     @property
     def placing(self) -> bool:
@@ -941,7 +946,7 @@ def display_slots(
     for slot, card in enumerate(view["display"]):
         controls = [
             Control(
-                gettext("Exchange your %(card)s for it") % {"card": drawn.get(m["card"], "?")},
+                gettext("Give %(card)s for it") % {"card": drawn.get(m["card"], "?")},
                 m,
             )
             for m in moves.get("exchange", [])
@@ -1156,7 +1161,45 @@ def _final_reason(details: dict[str, Any], names: list[str]) -> str:
     return ""
 
 
-def final_headings() -> list[str]:
-    """The final scoring table's headings of the lines, in order."""
-    words = final_line_words()
-    return [words[key] for key in FINAL_LINES]
+# -- the replay's words for chance outcomes ----------------------------------------------------
+
+
+def effect_labels() -> dict[str, str]:
+    """The keys of Blazon's effect details (engine/blazon/play.py) in words."""
+    return {
+        "order": gettext("order, top last"),
+        "hand": gettext("hand"),
+        "card": gettext("card"),
+        "slot": gettext("display slot"),
+        "distinctions": gettext("distinctions"),
+        "deck": gettext("deck"),
+        "cards": gettext("cards"),
+        "kept_at_bottom": gettext("kept at the bottom"),
+    }
+
+
+def effect_words(kind: str, data: dict[str, Any], names: list[str]) -> str | None:
+    """An effect's details in words for the replay viewer (``Drawing.effect_words``): cards
+    by their names, distinctions by theirs, a display slot counted from 1."""
+    labels = effect_labels()
+    return " · ".join(
+        f"{labels.get(key, key)}: {_effect_value(key, value)}" for key, value in data.items()
+    )
+
+
+def _effect_value(key: str, value: Any) -> str:
+    edition = EDITIONS[next(iter(EDITIONS))]
+    if key in ("order", "hand", "card"):
+        numbers = value if isinstance(value, list) else [value]
+        return ", ".join(
+            edition.cards[n].name if isinstance(n, int) and n in edition.cards else str(n)
+            for n in numbers
+        )
+    if key == "distinctions" and isinstance(value, list):
+        by_id = edition.distinction_by_id
+        return ", ".join(by_id[d].name if d in by_id else str(d) for d in value)
+    if key == "slot" and isinstance(value, int):
+        return str(value + 1)
+    if key == "deck" and isinstance(value, str):
+        return deck_words().get(value, value)
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)

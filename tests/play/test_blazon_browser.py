@@ -37,6 +37,7 @@ OFFERED = (
     "[data-stream] [data-choice]:not([disabled]):visible"
 )
 AT_VERSION = "() => Number(document.querySelector('[data-stream]').dataset.version) >= %d"
+SPECTATOR_SHOT = 120  # the move after which the spectator's page is photographed
 CHECK_EVERY = 20  # moves between the checks of what the other pages show
 
 
@@ -125,6 +126,8 @@ def play_by_clicking(
                 check_the_other_pages(pages, spectator, state, seat, stream.version)
             if shots:
                 take_shots(page, state, taken)
+                if moves == SPECTATOR_SHOT:
+                    shot(spectator, f"spectator-{players}")
             offered = page.locator(OFFERED)
             count = offered.count()
             assert count >= 1, f"seat {seat} is to act but its page offers nothing"
@@ -220,7 +223,7 @@ def test_two_players_play_a_whole_game_by_clicking(
 def test_four_players_play_a_whole_game_by_clicking(
     browser: Any, asgi_server: Any, browser_problems: Any
 ) -> None:
-    moves = play_by_clicking(browser, asgi_server, browser_problems, 4)
+    moves = play_by_clicking(browser, asgi_server, browser_problems, 4, shots=True)
     assert moves > 100
     assert browser_problems.unexpected() == []
 

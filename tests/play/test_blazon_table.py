@@ -367,18 +367,39 @@ def test_a_finished_game_shows_the_final_scoring_broken_down() -> None:
     assert panel is not None
     assert json.loads(htmllib.unescape(panel.group(1))) == stream.result
     assert offered(html) == []
-    final = re.search(r'<table class="final-scores">.*?<tbody>(.*?)</tbody>', html, flags=re.S)
+    final = re.search(r'<table class="final-scores bz-final">(.*?)</table>', html, flags=re.S)
     assert final is not None
-    rows = [text(r).split() for r in re.findall(r"<tr[^>]*>(.*?)</tr>", final.group(1), re.S)]
+    head, body = final.group(1).split("<tbody>")
+    players = [text(h).split()[0] for h in re.findall(r"<th[^>]*>(.*?)</th>", head, re.S)[1:]]
+    rows = [
+        [text(cell).strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+    ]
     details = stream.result["details"]["players"]
     ranks = stream.result["ranks"]
-    expected = sorted(range(2), key=lambda s: (ranks[s], s))
+    order = sorted(range(2), key=lambda s: (ranks[s], s))  # best rank first
+    assert players == [users[s].get_username() for s in order]
     lines = ("track", "augmentations", "distinctions", "heralds", "animals", "full_shield",
              "abatement", "total", "hand_prestige")  # fmt: skip
-    for row, seat in zip(rows, expected, strict=True):
-        assert int(row[0]) == ranks[seat]
-        assert row[1] == users[seat].get_username()
-        numbers = [int(v.replace("−", "-")) for v in row[-len(lines) :]]
-        assert numbers == [details[seat][k] for k in lines]
+    assert [int(v) for v in rows[0][1:]] == [ranks[s] for s in order]
+    for row, line in zip(rows[1:], lines, strict=True):
+        assert [int(v.replace("−", "-")) for v in row[1:]] == [details[s][line] for s in order]
+    words = text(html)
+    assert (
+        "reached 50 prestige" in words or "filled their shield" in words or "distinction" in words
+    )
     assert "The game is over." in text(html)
     assert stream.seed in html  # revealed once the game has ended
+
+
+def test_the_replay_reads_chance_outcomes_with_card_names() -> None:
+    state = GAME.new_game(players=2, seed="effects")
+    cards = blazon.EDITIONS["reconstructed-1"].cards
+    dealt = next(e for e in state.effects if e.kind == "chance" and "hand" in e.data)
+    words = blazon.effect_words(dealt.kind, dealt.data, NAMES)
+    assert words is not None
+    assert words.startswith("hand: ")
+    assert [cards[n].name for n in dealt.data["hand"]] == words.removeprefix("hand: ").split(", ")
+    shown = next(e for e in state.effects if "slot" in e.data)
+    slot_words = blazon.effect_words(shown.kind, shown.data, NAMES)
+    assert f"display slot: {shown.data['slot'] + 1}" in (slot_words or "")
