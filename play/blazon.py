@@ -96,9 +96,10 @@ INSET = 3  # a space's rectangle inside its cell
 STRIP = 20  # the height of a symbol's strip (top or bottom alignment)
 CARD_W, CARD_H = CELL - 2 * INSET, CELL - 2 * INSET - STRIP - 2
 CADENCY_BOX = (108, 280, CELL, 60)
-LONG_SYMBOL = (
-    9  # a symbol's word longer than this is set smaller ("arrangement", "pièce honorable")
-)
+# A symbol's word longer than LONG_SYMBOL is set smaller ("arrangement"); longer than
+# LONGEST_SYMBOL, it is fitted to its strip ("pièce honorable").
+LONG_SYMBOL = 9
+LONGEST_SYMBOL = 13
 
 
 def _space_box(row: int, col: int) -> tuple[int, int, int, int]:
@@ -208,6 +209,15 @@ class SpaceDrawing:
         return len(self.bottom_word) > LONG_SYMBOL
 
     @property
+    def top_squeezed(self) -> bool:
+        """The top symbol's word is too long even when small: it is fitted to its strip."""
+        return len(self.top_word) > LONGEST_SYMBOL
+
+    @property
+    def bottom_squeezed(self) -> bool:
+        return len(self.bottom_word) > LONGEST_SYMBOL
+
+    @property
     def card_y(self) -> int:
         """Where the placed card's box starts: it covers the other alignment's symbol."""
         if self.cadency:
@@ -235,8 +245,8 @@ class SpaceDrawing:
         return self.h - 2 * INSET
 
     @property
-    def mid_x(self) -> float:
-        return self.x + self.w / 2
+    def mid_x(self) -> int:
+        return self.x + self.w // 2
 
     @property
     def top_text_y(self) -> int:
@@ -288,7 +298,7 @@ class Milestone:
     """A milestone of the prestige track, and who took its animal token."""
 
     mark: int
-    x: float
+    x: str  # an SVG coordinate (see _track_x)
     taken_by: int  # seat, or -1
     colour: str
     words: str
@@ -314,7 +324,7 @@ class Player:
     spaces: list[SpaceDrawing]
     rows: list[RowMark]
     blazon: str
-    track_x: float
+    track_x: str
     milestones: list[Milestone]
     targets: list[Target] = field(default_factory=list)
 
@@ -743,9 +753,11 @@ def _milestones(view: dict[str, Any], names: list[str]) -> list[Milestone]:
     return marks
 
 
-def _track_x(prestige: int) -> float:
-    """Where ``prestige`` lies on the drawn track (0 at the left, 50 and beyond at the right)."""
-    return 12 + 276 * min(max(prestige, 0), TRACK_END) / TRACK_END
+def _track_x(prestige: int) -> str:
+    """Where ``prestige`` lies on the drawn track (0 at the left, 50 and beyond at the right),
+    as an SVG coordinate: written here, not by the template, which would localise the decimal
+    point (a French page would write "67,2", which SVG refuses)."""
+    return f"{12 + 276 * min(max(prestige, 0), TRACK_END) / TRACK_END:.1f}"
 
 
 def player_for(

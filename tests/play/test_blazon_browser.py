@@ -27,6 +27,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from events.services import stream_append_move, stream_open
 from events.states import current_state
 from tests.conftest import DESKTOP, PHONE, WATCH_VIOLATIONS, watch_page
+from tests.ratings.games import play_stream
 from tests.users import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,7 +39,8 @@ OFFERED = (
 )
 AT_VERSION = "() => Number(document.querySelector('[data-stream]').dataset.version) >= %d"
 SPECTATOR_SHOT = 120  # the move after which the spectator's page is photographed
-CHECK_EVERY = 20  # moves between the checks of what the other pages show
+CHECK_EVERY = 20
+FIT_CHECK = 40  # the move before which the actor's page is checked for sideways scrolling  # moves between the checks of what the other pages show
 
 
 def context_for(browser: Any, server: Any, problems: Any, user: Any) -> Any:
@@ -124,6 +126,8 @@ def play_by_clicking(
             page.wait_for_function(AT_VERSION % stream.version, timeout=15_000)
             if moves % CHECK_EVERY == 0:
                 check_the_other_pages(pages, spectator, state, seat, stream.version)
+            if moves == FIT_CHECK:
+                fits(page)
             if shots:
                 take_shots(page, state, taken)
                 if moves == SPECTATOR_SHOT:
@@ -270,4 +274,63 @@ def test_a_dropped_socket_catches_up_when_it_reconnects(
         assert page.locator(".last-moves li").count() == 2
     finally:
         page.context.close()
+    assert browser_problems.unexpected() == []
+
+
+def test_a_stale_page_is_refused_politely_and_refreshed(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """Two browsers of the seat to act; the second one hears nothing from its socket, so it
+    still shows the old table when the first has drawn a card. Its click is refused (409) and
+    the page draws the table as it is, saying so."""
+    users = [make_user(name) for name in ("Lise", "Marc")]
+    stream = stream_open(game_id="blazon", seats=users, public=False)
+    first = context_for(browser, asgi_server, browser_problems, users[0])
+    second = context_for(browser, asgi_server, browser_problems, users[0])
+    second.route_web_socket("**/ws/games/**", lambda socket: None)  # never connected
+    draw = "[data-stream] .bz-pile [data-move]:not([disabled])"
+    try:
+        for page in (first, second):
+            page.goto(reverse("play:table", args=[stream.pk]))
+            page.wait_for_selector(draw)
+        first.locator(draw).first.click()
+        first.wait_for_function(AT_VERSION % (stream.version + 1), timeout=15_000)
+        assert version_of(second) == stream.version  # stale: it heard nothing
+        browser_problems.allow("answer 409")
+        browser_problems.allow("409 (Conflict)")
+        second.locator(draw).first.click()
+        second.wait_for_function(AT_VERSION % (stream.version + 1), timeout=15_000)
+        message = second.locator(".table-message")
+        assert message.is_visible()
+        assert "Another move got there first" in message.inner_text()
+    finally:
+        for page in (first, second):
+            page.context.close()
+    assert browser_problems.unexpected() == []
+
+
+def test_the_table_fits_a_phone_in_french(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """Four players well into a game, the table in French (longer words) at 390 px: nothing
+    scrolls sideways; the seat to act, a seat waiting and a spectator."""
+    users = [make_user(f"fr{n}") for n in range(4)]
+    stream = play_stream(stream_open(game_id="blazon", seats=users, public=True), stop_after=150)
+    actor = current_state(stream).turn
+    for who, user in (
+        ("actor", users[actor]),
+        ("waiting", users[(actor + 1) % 4]),
+        ("public", None),
+    ):
+        page = context_for(browser, asgi_server, browser_problems, user)
+        try:
+            page.context.add_cookies(
+                [{"name": "django_language", "value": "fr", "url": asgi_server.url}]
+            )
+            page.goto(reverse("play:table", args=[stream.pk]))
+            assert page.locator("html").get_attribute("lang") == "fr"
+            fits(page)
+            shot(page, f"french-{who}")
+        finally:
+            page.context.close()
     assert browser_problems.unexpected() == []

@@ -403,3 +403,12 @@ def test_the_replay_reads_chance_outcomes_with_card_names() -> None:
     shown = next(e for e in state.effects if "slot" in e.data)
     slot_words = blazon.effect_words(shown.kind, shown.data, NAMES)
     assert f"display slot: {shown.data['slot'] + 1}" in (slot_words or "")
+
+
+def test_svg_coordinates_keep_their_decimal_point_in_french() -> None:
+    """A French page localises numbers ("67,2"): the drawing's coordinates must not be."""
+    state = played(2, 60, "coordinates")
+    with translation.override("fr"):
+        html = drawn(state, 0)
+    assert "Piste de prestige" in html  # the page is French
+    assert re.findall(r'\b(?:x|y|cx|cy|x1|x2)="[^"]*,[^"]*"', html) == []
