@@ -10,11 +10,12 @@ the edition's public data (engine/blazon/data/).
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from engine.blazon.cards import EDITIONS, Clause, Edition
 from engine.blazon.shield import TABLES
@@ -595,7 +596,7 @@ def end_words(view: dict[str, Any], names: list[str]) -> str:
 # -- cards -----------------------------------------------------------------------------------
 
 
-def _lines(name: str, width: int = 12) -> list[str]:
+def _lines(name: str, width: int = 10) -> list[str]:
     """A card's name on at most two lines of about ``width`` characters."""
     lines: list[str] = []
     for part in name.split():
@@ -618,8 +619,9 @@ def _paint(card: dict[str, Any]) -> tuple[str, str, str]:
     return (*TINCTURE_PAINT.get(card["name"], UNKNOWN_PAINT), "")
 
 
-def face_of(card: dict[str, Any], edition: str) -> Face:
-    """The drawing of a card of a view (``{"number", "name", "category", "type", ...}``)."""
+def face_of(card: dict[str, Any], edition: str, *, fits: bool = False) -> Face:
+    """The drawing of a card of a view (``{"number", "name", "category", "type", ...}``);
+    ``fits``: with the mini-map of the spaces it fits (the hand's cards)."""
     fill, ink, fur = _paint(card)
     lines = _lines(card["name"])
     return Face(
@@ -633,20 +635,22 @@ def face_of(card: dict[str, Any], edition: str) -> Face:
         ink=ink,
         fur=fur,
         lines=lines,
-        small=any(len(line) > 12 for line in lines),
+        small=any(len(line) > 10 for line in lines),
         type_word=_symbol(card["type"]),
         category_word=category_words().get(card["category"], card["category"]),
         augmentation_word=augmentation_words().get(card["augmentation"], card["augmentation"]),
-        fits=_fit_marks(card["number"], edition),
+        fits=list(fit_marks(card["number"], edition, get_language())) if fits else [],
     )
 
 
-def _fit_marks(number: int, edition: str) -> list[dict[str, Any]]:
+@functools.lru_cache(maxsize=1024)
+def fit_marks(number: int, edition: str, language: str | None) -> tuple[dict[str, Any], ...]:
     """The mini-map of where a card fits: per space and alignment, its cell and whether it fits
-    (the edition's board; a card of another edition fits nowhere)."""
+    (the edition's board; a card of another edition fits nowhere). The same for every game:
+    made once per card and language."""
     tables = TABLES.get(edition)
     if tables is None or number not in tables.fit_spots:
-        return []
+        return ()
     spots = set(tables.fit_spots[number])
     marks = []
     for space in tables.board.spaces:
@@ -661,7 +665,7 @@ def _fit_marks(number: int, edition: str) -> list[dict[str, Any]]:
                 "fits": (space.index, align) in spots,
                 "words": _spot_words(space.name, space.row, space.col, align),
             })  # fmt: skip
-    return marks
+    return tuple(marks)
 
 
 def _spot_words(name: str, row: int, col: int, align: int) -> str:
@@ -855,7 +859,7 @@ def hand_cards(
     cards = []
     selected_one = False
     for card in view.get("hand", []):
-        face = face_of(card, edition)
+        face = face_of(card, edition, fits=True)
         number = card["number"]
         mine = sorted(
             placements.get(number, []),
