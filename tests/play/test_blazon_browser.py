@@ -6,7 +6,8 @@ which lights the spaces it may go to), until ``[data-result]`` appears everywher
 (FRONTEND.md, "Testable by anyone"). The other pages learn of each move over the socket only.
 
 A random game of Blazon is long: about 340 moves with 2 players and 600 with 4 (measured with
-the engine's random bot); the rules have no shorter game. Screenshots land in
+the engine's random bot); the rules have no shorter game. Measured on the shared 2-core machine
+(load about 12): the 2-player game takes about 4 minutes, the 4-player one about 8. Screenshots land in
 ``$HERALD_SHOTS`` when it is set. Skipped without Chromium, PostgreSQL or Redis; failed instead
 under HERALD_REQUIRE_SERVICES=1.
 """
@@ -333,4 +334,16 @@ def test_the_table_fits_a_phone_in_french(
             shot(page, f"french-{who}")
         finally:
             page.context.close()
+    ended = play_stream(stream_open(game_id="blazon", seats=users, public=True))
+    page = context_for(browser, asgi_server, browser_problems, users[0])
+    try:
+        page.context.add_cookies(
+            [{"name": "django_language", "value": "fr", "url": asgi_server.url}]
+        )
+        page.goto(reverse("play:table", args=[ended.pk]))
+        assert page.locator("[data-result]").count() == 1
+        fits(page)
+        shot(page, "french-game-over")
+    finally:
+        page.context.close()
     assert browser_problems.unexpected() == []
