@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from play import sept_blasons, treize_couronnes
+from play import blazon, sept_blasons, treize_couronnes
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,15 @@ DRAWINGS: dict[str, Drawing] = {
         template="play/treize_couronnes/table.html",
         title_template="play/treize_couronnes/title.txt",
         stylesheets=("play/table.css", "play/treize_couronnes.css"),
+    ),
+    blazon.GAME_ID: Drawing(
+        game_id=blazon.GAME_ID,
+        draw=blazon.table_for,
+        add_result=blazon.add_result,
+        template="play/blazon/table.html",
+        title_template="play/blazon/title.txt",
+        stylesheets=("play/table.css", "play/blazon.css"),
+        effect_words=blazon.effect_words,
     ),
 }
 

@@ -85,6 +85,15 @@ IDENTICAL = {
     "Score",
     "score %(score)s",
     "%(colour)s %(points)s × %(tokens)s = %(score)s",  # a house's name and figures
+    # Blazon's table: heraldic words French shares, and templates of punctuation only.
+    "lion",
+    "Augmentations",
+    "Distinctions",
+    "%(name)s, %(category)s (%(type)s), %(augmentation)s, prestige %(prestige)s",
+    "%(symbol)s × %(n)s",
+    "%(where)s — %(paid)s",
+    "%(space)s (%(align)s)",
+    "%(space)s, %(align)s",
 }
 
 
