@@ -122,9 +122,16 @@ class StreamAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("replay"))
     def replay_link(self, stream: Stream) -> str:
-        url = reverse("admin:events_stream_replay", args=[stream.pk])
+        """The site's replay viewer (the table drawn at each move, every hand for an arbiter),
+        then the raw state event by event for whoever needs the JSON."""
+        viewer = reverse("play:replay", args=[stream.pk])
+        raw = reverse("admin:events_stream_replay", args=[stream.pk])
         return format_html(
-            '<a href="{}?at=1">{}</a>', url, gettext("step through the replay from event 1")
+            '<a href="{}?move=1">{}</a> · <a href="{}?at=1">{}</a>',
+            viewer,
+            gettext("step through the game in the replay viewer"),
+            raw,
+            gettext("the raw state, event by event (JSON)"),
         )
 
     @admin.display(description=_("game record"))
