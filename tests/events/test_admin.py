@@ -30,6 +30,7 @@ def test_the_stream_page_shows_the_log_in_words_and_the_chain(
     assert "seat 1 plays a " in page
     assert "intact: 4 events chained" in page
     assert f"/admin/events/stream/{played.pk}/replay/?at=1" in page
+    assert f"/games/{played.pk}/replay?move=1" in page  # the site's replay viewer, first
 
 
 def test_the_replay_steps_through_the_events(admin_client: Client, played: Stream) -> None:
