@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from events.services import stream_append_move, stream_open
 from events.states import current_state
-from tests.conftest import DESKTOP, PHONE, WATCH_VIOLATIONS, watch_page
+from tests.conftest import DESKTOP, PHONE
+from tests.play.table_driver import AT_VERSION, context_for, version_of
 from tests.ratings.games import play_stream
 from tests.users import make_user
 
@@ -38,29 +38,9 @@ OFFERED = (
     "[data-stream] [data-move]:not([disabled]):visible, "
     "[data-stream] [data-choice]:not([disabled]):visible"
 )
-AT_VERSION = "() => Number(document.querySelector('[data-stream]').dataset.version) >= %d"
 SPECTATOR_SHOT = 120  # the move after which the spectator's page is photographed
 CHECK_EVERY = 20
 FIT_CHECK = 40  # the move before which the actor's page is checked for sideways scrolling  # moves between the checks of what the other pages show
-
-
-def context_for(browser: Any, server: Any, problems: Any, user: Any) -> Any:
-    """A browser context at phone width logged in as ``user`` (None: a spectator), watched."""
-    context = browser.new_context(viewport=PHONE, base_url=server.url)
-    if user is not None:
-        client = Client()
-        client.force_login(user)
-        context.add_cookies(
-            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server.url}]
-        )
-    page = context.new_page()
-    page.add_init_script(WATCH_VIOLATIONS)
-    watch_page(page, problems)
-    return page
-
-
-def version_of(page: Any) -> int:
-    return int(page.get_attribute("[data-stream]", "data-version"))
 
 
 def shot(page: Any, name: str) -> None:
