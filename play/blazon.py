@@ -21,6 +21,7 @@ from engine.blazon.cards import EDITIONS, Clause, Edition
 from engine.blazon.shield import TABLES
 from engine.blazon.words import ALIGN_WORDS, SYMBOL_WORDS, word
 from herald.texts import render
+from play.controls import Control
 
 GAME_ID = "blazon"
 HAND_LIMIT = 7
@@ -110,19 +111,6 @@ def _space_box(row: int, col: int) -> tuple[int, int, int, int]:
 
 
 # -- the parts of the drawing ---------------------------------------------------------------
-
-
-@dataclass
-class Control:
-    """One legal move as a button: its words and its JSON (``data-move``)."""
-
-    label: str
-    move: dict[str, Any]
-
-    @property
-    def json(self) -> str:
-        """The move as the API takes it, for ``data-move``."""
-        return json.dumps(self.move, sort_keys=True)
 
 
 @dataclass

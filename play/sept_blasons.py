@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import STANDARD
 from engine.sept_blasons.views import NAMES
+from play.controls import Control
 
 GAME_ID = "les-7-blasons"
 
@@ -53,19 +54,6 @@ MALANDRIN, RELIGIEUX = 0, 4
 def colour_class(colour: str | None) -> str:
     """The CSS class of a blason colour ("La Ferté" -> "blason-la-ferte"); "" when hidden."""
     return f"blason-{slugify(colour)}" if colour else ""
-
-
-@dataclass
-class Control:
-    """One legal move as a button: its words and its JSON (``data-move``)."""
-
-    label: str
-    move: dict[str, Any]
-
-    @property
-    def json(self) -> str:
-        """The move as the API takes it, for ``data-move``."""
-        return json.dumps(self.move, sort_keys=True)
 
 
 @dataclass
