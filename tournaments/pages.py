@@ -54,6 +54,7 @@ def overview(request: HttpRequest, pk: int) -> HttpResponse:
         "settings": _settings_in_words(tournament),
         "rounds": selectors.tournament_rounds(tournament),
         "live_states": selectors.LIVE_STATES,
+        "may_run": selectors.user_is_organiser(request.user, tournament),
     }
     return render(request, "tournaments/overview.html", context)
 

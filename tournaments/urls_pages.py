@@ -1,6 +1,6 @@
 """Printable pages and CSV exports (mounted at /tournaments/)."""
 
-from django.urls import URLPattern, URLResolver, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from tournaments import club_pages, pages
 
@@ -9,6 +9,7 @@ app_name = "tournament-pages"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", pages.index, name="index"),
     path("<int:pk>/", pages.overview, name="overview"),
+    path("<int:pk>/console/", include("tournaments.urls_console")),
     path("<int:pk>/standings/", pages.standings, name="standings"),
     path("<int:pk>/invitations/", club_pages.invitations, name="invitations"),
     path("<int:pk>/bracket/", pages.bracket, name="bracket"),
