@@ -197,15 +197,30 @@ def test_an_edited_move_with_its_hashes_recomputed_is_caught_by_the_replay(
     assert "the move is not legal" in verdict
 
 
+def seats_ranked_apart(ranks: list[int]) -> tuple[int, int]:
+    """Two seats whose ranks differ (the first seat and the first one ranked otherwise), so
+    that trading their places changes the result; a game where everyone tied has none."""
+    for other in range(1, len(ranks)):
+        if ranks[other] != ranks[0]:
+            return 0, other
+    pytest.skip("everyone tied: no trade of places changes the result")
+
+
+def traded(values: list[Any], first: int, second: int) -> list[Any]:
+    changed = list(values)
+    changed[first], changed[second] = values[second], values[first]
+    return changed
+
+
 def test_a_swapped_result_is_caught(exported: dict[str, Any], tmp_path: Path) -> None:
     record = copy.deepcopy(exported)
     ended = record["events"][-1]
     assert ended["type"] == "GameEnded"
+    first, second = seats_ranked_apart(record["result"]["ranks"])
     for result in (record["result"], ended["payload"]["result"]):
-        result["ranks"] = [result["ranks"][-1], *result["ranks"][1:-1], result["ranks"][0]]
-        result["scores"] = [result["scores"][-1], *result["scores"][1:-1], result["scores"][0]]
-    if record["result"]["ranks"] == exported["result"]["ranks"]:
-        pytest.skip("a tie: swapping the first and last seat changes nothing")
+        result["ranks"] = traded(result["ranks"], first, second)
+        result["scores"] = traded(result["scores"], first, second)
+    assert record["result"]["ranks"] != exported["result"]["ranks"]
     rehash(record, from_seq=ended["seq"])
     verdict = broken_at(tmp_path, record)
     assert f"at event {ended['seq']} (result)" in verdict
@@ -215,9 +230,9 @@ def test_a_swapped_result_outside_the_chain_is_caught(
     exported: dict[str, Any], tmp_path: Path
 ) -> None:
     record = copy.deepcopy(exported)
-    record["result"]["ranks"] = list(reversed(record["result"]["ranks"]))
-    if record["result"]["ranks"] == exported["result"]["ranks"]:
-        pytest.skip("a palindrome of ranks: reversing changes nothing")
+    first, second = seats_ranked_apart(record["result"]["ranks"])
+    record["result"]["ranks"] = traded(record["result"]["ranks"], first, second)
+    assert record["result"]["ranks"] != exported["result"]["ranks"]
     assert "(result)" in broken_at(tmp_path, record)
 
 
