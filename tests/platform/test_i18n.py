@@ -71,6 +71,8 @@ IDENTICAL = {
     "Clubs",
     "Date",
     "Format",
+    "Console",
+    "%(name)s — console",
     "Page %(page)s",
     "Points",
     "Site",
