@@ -68,6 +68,14 @@ def pairings_by_name_fragment(request: HttpRequest, pk: int, number: int) -> Htt
     return render(request, "tournaments/_pairings_by_name_region.html", context)
 
 
+@never_cache
+@require_GET
+def rounds_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The overview's table of rounds."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return render(request, "tournaments/_rounds_region.html", pages.rounds_context(tournament))
+
+
 def my_table_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     """What "your table" shows the signed-in user (``mine`` None: not registered)."""
     mine = live_selectors.my_seat(request.user, tournament)

@@ -33,17 +33,12 @@ def round_unfinished(round_: Round) -> bool:
 
 
 def round_on_screen(tournament: Tournament) -> Round | None:
-    """The round the projector shows: the published round while results are missing (or its
-    clock has been started and not reset); None between rounds (the standings then)."""
+    """The round the projector shows: the published round while results are missing; None
+    between rounds (the standings then) and once the tournament is finished."""
     round_ = round_published(tournament)
     if round_ is None or tournament.status == Tournament.Status.FINISHED:
         return None
-    if round_unfinished(round_):
-        return round_
-    timer = RoundTimer.objects.filter(round=round_).first()
-    if timer is not None and timer.started_at is not None and timer_remaining_now(timer) > 0:
-        return round_
-    return None
+    return round_ if round_unfinished(round_) else None
 
 
 # -- the round's clock ---------------------------------------------------------------------------

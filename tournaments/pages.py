@@ -50,13 +50,20 @@ def overview(request: HttpRequest, pk: int) -> HttpResponse:
     """The tournament's settings in words and its rounds, each with links to its pairings."""
     tournament = get_object_or_404(selectors.tournament_list(), pk=pk)
     context = {
-        "tournament": tournament,
         "settings": _settings_in_words(tournament),
-        "rounds": selectors.tournament_rounds(tournament),
-        "live_states": selectors.LIVE_STATES,
         "may_run": selectors.user_is_organiser(request.user, tournament),
+        **rounds_context(tournament),
     }
     return render(request, "tournaments/overview.html", context)
+
+
+def rounds_context(tournament: Tournament) -> dict[str, Any]:
+    """What the overview's table of rounds draws (the page, and its live region's fragment)."""
+    return {
+        "tournament": tournament,
+        "rounds": selectors.tournament_rounds(tournament),
+        "live_states": selectors.LIVE_STATES,
+    }
 
 
 def _ordinal(n: int) -> str:

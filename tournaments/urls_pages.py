@@ -23,6 +23,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:pk>/screen", live_pages.screen, name="screen"),
     path("<int:pk>/screen/", live_pages.screen),
     path("<int:pk>/screen/fragment", live_pages.screen_fragment, name="screen-fragment"),
+    path("<int:pk>/rounds/fragment", live_pages.rounds_fragment, name="rounds-fragment"),
     path("<int:pk>/my-table/fragment", live_pages.my_table_fragment, name="my-table-fragment"),
     path("<int:pk>/standings/fragment", live_pages.standings_fragment, name="standings-fragment"),
     path(

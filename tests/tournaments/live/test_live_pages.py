@@ -110,6 +110,7 @@ def test_the_pages_carry_their_live_regions(organiser: Any, tournament: Tourname
     publish_round(tournament, organiser)
     client = Client()
     for url, region in [
+        (f"/tournaments/{tournament.pk}/", "overview-rounds"),
         (f"/tournaments/{tournament.pk}/standings/", "standings"),
         (f"/tournaments/{tournament.pk}/pairings/1/", "pairings-by-table"),
         (f"/tournaments/{tournament.pk}/pairings/1/by-name/", "pairings-by-name"),
