@@ -67,10 +67,11 @@ def test_a_published_round_appears_on_a_players_phone_without_reload(
     finish_round(round_)
     live.announce(tournament.pk, "results")
     winner = table.seats.get(seat=0).registration.player.display_name
+    # The winner's line shows the 4 points of a first place, without reload.
     standings.wait_for_function(
-        "() => document.querySelector('#standings').innerText.includes('Standings after round 1')"
-        " && [...document.querySelectorAll('#standings tbody tr')].some((row) =>"
-        " row.innerText.includes(%r) && row.cells[2].innerText.trim() === '4')" % winner,
+        "(winner) => [...document.querySelectorAll('#standings tbody tr')].some((row) =>"
+        " row.cells[1].innerText.includes(winner) && row.cells[2].innerText.trim() === '4')",
+        arg=winner,
         timeout=WAIT,
     )
     assert no_reload_since_marked(standings)
