@@ -167,3 +167,19 @@ def test_between_rounds_the_screen_shows_the_standings(
     assert "screen-standings" in after
     assert "Standings after round 1" in after
     assert "screen-pairings" not in after
+
+
+def test_in_french(organiser: Any, tournament: Tournament) -> None:
+    registrations = register_named(tournament)
+    round_ = publish_round(tournament, organiser)
+    services.timer_start(round_=round_, minutes=30, by=organiser)
+    services.timer_pause(round_=round_, by=organiser)
+    client = client_for(registrations[0].player.user)
+    client.cookies["django_language"] = "fr"
+    card = page(client, f"/tournaments/{tournament.pk}/my-table/fragment")
+    assert "Votre table" in card
+    assert "place " in card
+    assert "en pause" in card
+    wall = page(client, f"/tournaments/{tournament.pk}/screen")
+    assert "Ronde 1" in wall
+    assert "Votre table, les appariements et le classement sur votre téléphone" in wall

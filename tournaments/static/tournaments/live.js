@@ -168,6 +168,11 @@ function tick() {
   }
 }
 
+// A phone that slept may hold a socket that died without a word: redraw on waking up.
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && connectedOnce) redrawAll();
+});
+
 const id = tournamentId();
 startTimers(document);
 setInterval(tick, TICK_MS);
