@@ -386,3 +386,37 @@ class ResultConfirmation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} confirms {self.result}"
+
+
+class RoundTimer(models.Model):
+    """The clock of a published round, kept by the server so that every screen and phone
+    shows the same time: its length, the minutes added, when it started and when it was
+    paused. ``selectors.timer_view`` works out what is left; the services change it.
+
+    Idle: not started. Running: ``started_at`` set, ``paused_at`` not. Paused: both set. The
+    time left is ``duration + extension - (now or paused_at - started_at - paused_seconds)``,
+    ``paused_seconds`` being the pauses already over.
+    """
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="timer")
+    duration_seconds = models.PositiveIntegerField(_("duration (seconds)"))
+    extension_seconds = models.PositiveIntegerField(_("extensions (seconds)"), default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_seconds = models.PositiveIntegerField(
+        default=0, help_text=_("Seconds the clock stood still in pauses already over.")
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("round timer")
+        verbose_name_plural = _("round timers")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(paused_at__isnull=True) | Q(started_at__isnull=False),
+                name="timer_paused_only_when_started",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"timer of {self.round}"

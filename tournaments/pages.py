@@ -50,13 +50,20 @@ def overview(request: HttpRequest, pk: int) -> HttpResponse:
     """The tournament's settings in words and its rounds, each with links to its pairings."""
     tournament = get_object_or_404(selectors.tournament_list(), pk=pk)
     context = {
-        "tournament": tournament,
         "settings": _settings_in_words(tournament),
-        "rounds": selectors.tournament_rounds(tournament),
-        "live_states": selectors.LIVE_STATES,
         "may_run": selectors.user_is_organiser(request.user, tournament),
+        **rounds_context(tournament),
     }
     return render(request, "tournaments/overview.html", context)
+
+
+def rounds_context(tournament: Tournament) -> dict[str, Any]:
+    """What the overview's table of rounds draws (the page, and its live region's fragment)."""
+    return {
+        "tournament": tournament,
+        "rounds": selectors.tournament_rounds(tournament),
+        "live_states": selectors.LIVE_STATES,
+    }
 
 
 def _ordinal(n: int) -> str:
@@ -154,32 +161,47 @@ def _round(tournament: Tournament, number: int) -> Round:
 def pairings_by_table(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Round ``number``'s tables in order, each seat with the player's name and points."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    round_ = _round(tournament, number)
-    context = {
+    context = pairings_by_table_context(request, tournament, _round(tournament, number))
+    return render(request, "tournaments/pairings_by_table.html", context)
+
+
+def pairings_by_table_context(
+    request: HttpRequest, tournament: Tournament, round_: Round
+) -> dict[str, Any]:
+    """What the pairings by table draw (the page, and its live region's fragment)."""
+    return {
         "tournament": tournament,
         "round": round_,
         "tables": selectors.pairings_by_table(round_),
         # The organisers' way to the players' invitation links (and their QR codes).
         "may_organise": selectors.user_is_organiser(request.user, tournament),
     }
-    return render(request, "tournaments/pairings_by_table.html", context)
 
 
 def pairings_by_name(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Everyone of round ``number`` alphabetically: where to sit."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    round_ = _round(tournament, number)
-    lines = selectors.pairings_by_name(selectors.pairings_by_table(round_))
-    context = {"tournament": tournament, "round": round_, "lines": lines}
+    context = pairings_by_name_context(tournament, _round(tournament, number))
     return render(request, "tournaments/pairings_by_name.html", context)
+
+
+def pairings_by_name_context(tournament: Tournament, round_: Round) -> dict[str, Any]:
+    """What the pairings by name draw (the page, and its live region's fragment)."""
+    lines = selectors.pairings_by_name(selectors.pairings_by_table(round_))
+    return {"tournament": tournament, "round": round_, "lines": lines}
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings with every tie-breaker the tournament uses."""
     tournament = get_object_or_404(Tournament, pk=pk)
+    return render(request, "tournaments/standings.html", standings_context(tournament))
+
+
+def standings_context(tournament: Tournament) -> dict[str, Any]:
+    """What the standings draw (the page, and its live region's fragment)."""
     names = tournament.tiebreakers
     lines = selectors.tournament_standings(tournament)
-    context = {
+    return {
         "tournament": tournament,
         "rows": [
             (line, line.tiebreak_values(names), _late_entry_note(line, tournament))
@@ -193,7 +215,6 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
         .order_by("-number")
         .first(),
     }
-    return render(request, "tournaments/standings.html", context)
 
 
 def _late_entry_note(line: selectors.StandingLine, tournament: Tournament) -> str:

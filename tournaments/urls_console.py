@@ -3,8 +3,10 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.console import hub
+from tournaments.console import hub, screen
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", hub.hub, name="console"),
+    path("screen/timer/", screen.timer, name="console-screen-timer"),
+    path("screen/timer/fragment", screen.timer_fragment, name="console-screen-timer-fragment"),
 ]

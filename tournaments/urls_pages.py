@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from tournaments import club_pages, pages
+from tournaments import club_pages, live_pages, pages
 
 app_name = "tournament-pages"
 
@@ -19,4 +19,21 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "<int:pk>/pairings/<int:number>/by-name/", pages.pairings_by_name, name="pairings-by-name"
     ),
     path("<int:pk>/pairings/<int:number>.csv", pages.pairings_csv, name="pairings-csv"),
+    # The live pages: the projector, and the fragments that redraw the live regions.
+    path("<int:pk>/screen", live_pages.screen, name="screen"),
+    path("<int:pk>/screen/", live_pages.screen),
+    path("<int:pk>/screen/fragment", live_pages.screen_fragment, name="screen-fragment"),
+    path("<int:pk>/rounds/fragment", live_pages.rounds_fragment, name="rounds-fragment"),
+    path("<int:pk>/my-table/fragment", live_pages.my_table_fragment, name="my-table-fragment"),
+    path("<int:pk>/standings/fragment", live_pages.standings_fragment, name="standings-fragment"),
+    path(
+        "<int:pk>/pairings/<int:number>/fragment",
+        live_pages.pairings_fragment,
+        name="pairings-fragment",
+    ),
+    path(
+        "<int:pk>/pairings/<int:number>/by-name/fragment",
+        live_pages.pairings_by_name_fragment,
+        name="pairings-by-name-fragment",
+    ),
 ]

@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels (the game sockets: the
-event store's version-only one and the table page's, events.routing and play.routing).
+event store's version-only one and the table page's, events.routing and play.routing; the
+tournament pages' socket, tournaments.routing).
 
 Sockets are authenticated by the session cookie (AuthMiddlewareStack) and accepted only from
 pages of this site: the Origin must be one of ALLOWED_HOSTS (a page elsewhere cannot open a
@@ -23,6 +24,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 
 from events.routing import websocket_urlpatterns as stream_sockets  # noqa: E402
 from play.routing import websocket_urlpatterns as table_sockets  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
 http_application = (
     ASGIStaticFilesHandler(django_application)
@@ -34,7 +36,7 @@ application = ProtocolTypeRouter(
     {
         "http": http_application,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter([*stream_sockets, *table_sockets]))
+            AuthMiddlewareStack(URLRouter([*stream_sockets, *table_sockets, *tournament_sockets]))
         ),
     }
 )

@@ -65,6 +65,13 @@ from tournaments.services.rounds import (
     tables_open_streams,
 )
 from tournaments.services.stages import stage_cut, stage_split_groups
+from tournaments.services.timers import (
+    timer_extend,
+    timer_pause,
+    timer_reset,
+    timer_resume,
+    timer_start,
+)
 from tournaments.services.tournaments import (
     LATE_ENTRY_AWARD_REFUSAL,
     tournament_create,
@@ -114,6 +121,11 @@ __all__ = [
     "table_results_discard",
     "table_rule",
     "tables_open_streams",
+    "timer_extend",
+    "timer_pause",
+    "timer_reset",
+    "timer_resume",
+    "timer_start",
     "tournament_create",
     "tournament_finish",
     "tournament_invitations_email",

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from engine.core.errors import EngineError
 from events.services import stream_open
-from tournaments import pairing, selectors
+from tournaments import live, pairing, selectors
 from tournaments.errors import InvalidInput, ResultsMissing, WrongState
 from tournaments.models import Format, Round, Table, TableSeat, Tournament
 from tournaments.services._common import (
@@ -249,6 +249,7 @@ def round_release(*, round_: Round, by: AbstractBaseUser | None = None) -> Round
     locked.released_at = timezone.now()
     locked.save(update_fields=["state", "released_at"])
     tables_open_streams(round_=locked, by=by if by is not None and by.is_authenticated else None)
+    live.announce(locked.tournament_id, "round")
     return locked
 
 
