@@ -115,7 +115,7 @@ class SettingsForm(forms.Form):
                 label=_("Points for %(place)s") % {"place": _ordinal(place)},
                 required=place == 1,
             )
-        choices = [("", _("—")), *((n, TIEBREAKER_LABELS[n]) for n in pairing.TIEBREAKERS)]
+        choices = [("", "—"), *((n, TIEBREAKER_LABELS[n]) for n in pairing.TIEBREAKERS)]
         for place in range(1, TIEBREAKER_PLACES + 1):
             self.fields[f"tiebreaker_{place}"] = forms.ChoiceField(
                 label=_("Tie-breaker %(place)s") % {"place": place},
