@@ -86,6 +86,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         chooser = ChooseGameForm(initial=initial, games=_games(), clubs=clubs)
         return render(request, "tournaments/console/setup_new.html", _new_context(chooser, None))
     source = source.copy()
+    source.setdefault("format", "swiss")
     if len(clubs) == 1:
         source.setdefault("club", str(clubs[0].pk))  # the one club they may choose
     chooser = ChooseGameForm(source, games=_games(), clubs=clubs)

@@ -79,6 +79,8 @@ def test_step_one_chooses_the_game_and_step_two_starts_from_its_defaults(
     assert 'name="points_5"' not in page
     assert 'name="option_abatement"' in page
     assert "JSON" not in page
+    # A link naming only the game (the club and format are the only choices) works too.
+    assert client.get("/tournaments/new/?game=les-7-blasons").status_code == 200
 
 
 def test_the_organiser_creates_a_tournament_from_the_form(organiser: Any, club: Club) -> None:
