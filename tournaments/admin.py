@@ -6,16 +6,18 @@ organiser's API), never an edit of a stored version.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from tournaments import games
+from tournaments import games, services
 from tournaments.models import (
     Club,
     ClubMembership,
@@ -141,6 +143,46 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.display(description=_("game"), ordering="game_id")
     def game(self, obj: Tournament) -> str:
         return games.game_name(obj.game_id)
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        """A new tournament starts from its game's defaults (``services.tournament_defaults``,
+        what the API and the console's create form fill in): ``?game_id=blazon`` picks the
+        game, the first registered one otherwise."""
+        initial: dict[str, Any] = dict(super().get_changeform_initial_data(request))
+        known = [game.id for game in engine.games()]
+        game_id = str(initial.get("game_id") or "")
+        if game_id not in known:
+            game_id = known[0]
+        defaults = services.tournament_defaults(
+            game_id=game_id, format=str(initial.get("format") or "swiss")
+        )
+        initial.update(
+            game_id=game_id,
+            edition=defaults.edition,
+            options=dict(defaults.options),
+            table_preferred=defaults.table_preferred,
+            table_allowed=list(defaults.table_allowed),
+            points_by_rank=list(defaults.points_by_rank),
+            tiebreakers=list(defaults.tiebreakers),
+            bye_points=defaults.bye_points,
+            dispute_window_minutes=defaults.dispute_window_minutes,
+            pairing_seed=secrets.token_hex(8),
+            join_token=secrets.token_urlsafe(16),
+        )
+        return initial
+
+    def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, **kwargs)
+        if obj is None:
+            links = format_html_join(
+                " · ", '<a href="?game_id={}">{}</a>', ((g.id, g.name) for g in engine.games())
+            )
+            form.base_fields["game_id"].help_text = format_html(
+                "{} {}",
+                _("The form starts from the game's defaults; to start from another game's:"),
+                links,
+            )
+        return form
 
 
 class TableSeatInline(admin.TabularInline):

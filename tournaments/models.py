@@ -148,6 +148,27 @@ class Tournament(models.Model):
         max_length=64, help_text=_("Seed of every draw: the same seed gives the same pairings.")
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    # The secret of the join link /tournaments/<id>/join/<token>/ (its QR code is on the
+    # console): whoever has it registers themself. The organiser makes a new one at will.
+    join_token = models.CharField(_("join link token"), max_length=43, blank=True)
+    check_in_opens_at = models.DateTimeField(
+        _("check-in opens at"),
+        null=True,
+        blank=True,
+        help_text=_("From then on players check themselves in from their phone (empty: now)."),
+    )
+    check_in_closes_at = models.DateTimeField(
+        _("check-in closes at"),
+        null=True,
+        blank=True,
+        help_text=_("Players check themselves in until then (empty: until the end)."),
+    )
+    player_cap = models.PositiveSmallIntegerField(
+        _("player cap"),
+        null=True,
+        blank=True,
+        help_text=_("Registrations beyond it go on the waitlist, in order (empty: no cap)."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -212,6 +233,9 @@ class Registration(models.Model):
     dropped_after_round = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text=_("The last round a dropped player played (0: none).")
     )
+    # Beyond the tournament's player cap: not paired until a drop (or a raised cap) frees a
+    # place; the earliest registered is promoted first.
+    waitlisted = models.BooleanField(_("waitlisted"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -27,7 +27,11 @@ TIEBREAKER_LABELS = {
 
 def index(request: HttpRequest) -> HttpResponse:
     """Every tournament: running, then upcoming, then finished, with game, club, rounds, dates."""
-    return render(request, "tournaments/index.html", {"groups": selectors.tournaments_grouped()})
+    context = {
+        "groups": selectors.tournaments_grouped(),
+        "may_create": bool(selectors.clubs_organised(request.user)),
+    }
+    return render(request, "tournaments/index.html", context)
 
 
 def club_list(request: HttpRequest) -> HttpResponse:
@@ -42,6 +46,7 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "club": club,
         "groups": selectors.tournaments_grouped(selectors.club_tournaments(club)),
         "organisers": selectors.club_organiser_names(club),
+        "may_create": selectors.user_organises_club(request.user, club),
     }
     return render(request, "tournaments/club_detail.html", context)
 
@@ -53,6 +58,10 @@ def overview(request: HttpRequest, pk: int) -> HttpResponse:
         "settings": _settings_in_words(tournament),
         "may_run": selectors.user_is_organiser(request.user, tournament),
         **rounds_context(tournament),
+        # The signed-in player's check-in box (tournaments/_check_in_box.html).
+        "mine": selectors.user_registration(request.user, tournament),
+        "window": selectors.check_in_window(tournament),
+        "finished": tournament.status == Tournament.Status.FINISHED,
     }
     return render(request, "tournaments/overview.html", context)
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Exists, Max, Min, OuterRef, Prefetch, Q, QuerySet
+from django.utils import formats, timezone
+from django.utils.translation import gettext
 
 from events.models import Stream
 from herald.invitations import invitations_pending
@@ -146,7 +148,9 @@ def registration_names(tournament: Tournament) -> dict[int, str]:
 
 def active_registrations(tournament: Tournament, round_number: int) -> list[Registration]:
     """Players who take part in ``round_number``: checked in, not dropped, entered by then."""
-    regs = tournament.registrations.filter(checked_in=True, dropped_after_round__isnull=True)
+    regs = tournament.registrations.filter(
+        checked_in=True, dropped_after_round__isnull=True, waitlisted=False
+    )
     return [
         reg
         for reg in regs.select_related("player").order_by("id")
@@ -299,7 +303,12 @@ def standings_rows(
     records = game_records(tournament, before=before)
     entrants = sorted(
         {reg for record in records for reg in record.table}
-        | {reg.id for reg in tournament.registrations.filter(dropped_after_round__isnull=True)}
+        | {
+            reg.id
+            for reg in tournament.registrations.filter(
+                dropped_after_round__isnull=True, waitlisted=False
+            )
+        }
     )
     return pairing.standings(entrants, records, standing_rule(tournament))
 
@@ -670,3 +679,126 @@ def player_tournaments(player: Player) -> list[MyTournament]:
                 rank, points, entrants = mine.rank, mine.points, len(rows)
         lines.append(MyTournament(tournament, registration.is_dropped, rank, points, entrants))
     return lines
+
+
+# -- registration and check-in (the console's setup part) -----------------------------------
+@dataclass(frozen=True)
+class CheckInWindow:
+    """Whether players may check themselves in now, and the sentence that says when."""
+
+    open: bool
+    sentence: str
+
+
+def _when(moment: Any) -> str:
+    return str(formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT"))
+
+
+def check_in_window(tournament: Tournament, now: Any = None) -> CheckInWindow:
+    """The check-in window of ``tournament`` at ``now``: open from ``check_in_opens_at``
+    (empty: already) until ``check_in_closes_at`` (empty: until the end)."""
+    now = now or timezone.now()
+    opens, closes = tournament.check_in_opens_at, tournament.check_in_closes_at
+    if opens is not None and now < opens:
+        return CheckInWindow(False, gettext("Check-in opens on {when}.").format(when=_when(opens)))
+    if closes is not None and now >= closes:
+        return CheckInWindow(
+            False,
+            gettext("Check-in closed on {when}: ask the organisers at the desk.").format(
+                when=_when(closes)
+            ),
+        )
+    if closes is not None:
+        return CheckInWindow(
+            True, gettext("Check-in is open until {when}.").format(when=_when(closes))
+        )
+    return CheckInWindow(True, gettext("Check-in is open."))
+
+
+@dataclass(frozen=True)
+class LateEntry:
+    """What a player entered now gets: the round they start in and the points for the
+    rounds they missed (the tournament's late-entry award), or None before any round."""
+
+    first_round: int
+    rounds_missed: int
+    points: float
+
+
+def late_entry_now(tournament: Tournament) -> LateEntry | None:
+    """What a player registered now would get, once the tournament runs (None before)."""
+    if tournament.status != Tournament.Status.RUNNING or not tournament.rounds.exists():
+        return None
+    draft = tournament.rounds.filter(state=Round.State.DRAFT).order_by("number").first()
+    latest = round_latest(tournament)
+    first = draft.number if draft else (latest.number + 1 if latest else 1)
+    missed = first - 1
+    return LateEntry(first, missed, missed * late_entry_points(tournament))
+
+
+def registration_rows(tournament: Tournament) -> list[Registration]:
+    """The console's list: registered players by name, then the waitlist in its order."""
+    regs = list(
+        tournament.registrations.select_related("player__user").order_by(
+            "player__display_name", "id"
+        )
+    )
+    playing = [r for r in regs if not r.waitlisted]
+    waiting = sorted((r for r in regs if r.waitlisted), key=lambda r: (r.created_at, r.id))
+    return playing + waiting
+
+
+@dataclass(frozen=True)
+class RegistrationCounts:
+    registered: int
+    checked_in: int
+    waitlisted: int
+    dropped: int
+
+
+def registration_counts(tournament: Tournament) -> RegistrationCounts:
+    """How many are in (not dropped or waitlisted), checked in, on the waitlist, dropped."""
+    counts = tournament.registrations.aggregate(
+        registered=Count("id", filter=Q(waitlisted=False, dropped_after_round__isnull=True)),
+        checked_in=Count(
+            "id",
+            filter=Q(waitlisted=False, dropped_after_round__isnull=True, checked_in=True),
+        ),
+        waitlisted=Count("id", filter=Q(waitlisted=True, dropped_after_round__isnull=True)),
+        dropped=Count("id", filter=Q(dropped_after_round__isnull=False)),
+    )
+    return RegistrationCounts(**counts)
+
+
+def user_registration(user: AnyUser, tournament: Tournament) -> Registration | None:
+    """``user``'s registration in ``tournament``, if any."""
+    if not user.is_authenticated:
+        return None
+    return tournament.registrations.filter(player__user_id=user.pk).first()
+
+
+def club_members_to_register(tournament: Tournament) -> list[Player]:
+    """The club's players not yet registered in ``tournament``, by name (the add form)."""
+    if tournament.club is None:
+        return []
+    registered = tournament.registrations.values("player_id")
+    members = ClubMembership.objects.filter(club=tournament.club).values("user_id")
+    return list(
+        Player.objects.filter(user_id__in=members)
+        .exclude(pk__in=registered)
+        .select_related("user")
+        .order_by("display_name")
+    )
+
+
+def clubs_organised(user: AnyUser) -> list[Club]:
+    """The clubs whose tournaments ``user`` may create (staff: every club)."""
+    if not user.is_authenticated:
+        return []
+    if user_is_staff(user):
+        return list(Club.objects.order_by("name"))
+    return list(
+        Club.objects.filter(
+            memberships__user_id=user.pk, memberships__role=ClubMembership.Role.ORGANISER
+        ).order_by("name")
+    )

@@ -3,12 +3,16 @@
 from django.urls import URLPattern, URLResolver, include, path
 
 from tournaments import club_pages, live_pages, pages
+from tournaments.console import setup
 
 app_name = "tournament-pages"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", pages.index, name="index"),
+    path("new/", setup.tournament_new, name="new"),
     path("<int:pk>/", pages.overview, name="overview"),
+    path("<int:pk>/join/<str:token>/", setup.join, name="join"),
+    path("<int:pk>/check-in/", setup.check_in, name="check-in"),
     path("<int:pk>/console/", include("tournaments.urls_console")),
     path("<int:pk>/standings/", pages.standings, name="standings"),
     path("<int:pk>/invitations/", club_pages.invitations, name="invitations"),

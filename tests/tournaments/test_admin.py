@@ -57,3 +57,15 @@ def test_the_tournament_list_and_form_name_the_game(
     form = admin_client_.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
     assert '<option value="13-couronnes" selected>13 Couronnes</option>' in form.content.decode()
     assert '<option value="half_bye">' in form.content.decode()  # the late-entry award is set here
+
+
+def test_the_tournament_add_form_starts_from_the_games_defaults(admin_client_: Client) -> None:
+    page = admin_client_.get("/admin/tournaments/tournament/add/?game_id=blazon")
+    html = page.content.decode()
+    assert page.status_code == 200
+    # Blazon seats 2 to 4: tables of 3 and 4 around the preferred 4, points 3, 2, 1, 0.
+    assert "[3, 4]" in html
+    assert "[3.0, 2.0, 1.0, 0.0]" in html
+    assert 'href="?game_id=les-7-blasons"' in html
+    seven = admin_client_.get("/admin/tournaments/tournament/add/?game_id=les-7-blasons")
+    assert "[4, 5, 6]" in seven.content.decode()

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0007_tournament_spectator_delay'),
+        ('tournaments', '0008_console_setup'),
     ]
 
     operations = [

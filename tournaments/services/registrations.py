@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -18,11 +19,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from herald.invitations import invitations_create
-from tournaments import selectors
+from tournaments import live, selectors
 from tournaments.errors import InvalidInput, NotAllowed, TooLarge, WrongState
 from tournaments.models import Club, ClubMembership, Player, Registration, Round, Tournament
 from tournaments.services._common import full_clean, has_control_characters, next_round_number
-from tournaments.services.clubs import player_create
+from tournaments.services.clubs import club_signup, player_create, player_for_user
 from tournaments.services.permissions import check_may_enter, check_organiser, not_a_member
 
 User = get_user_model()
@@ -48,6 +49,7 @@ def registration_create(
     ``by`` must run the tournament, and enters only members of its club (or themself)."""
     check_organiser(by, tournament, "register players")
     check_may_enter(by, tournament, player)
+    tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
     if tournament.status == Tournament.Status.FINISHED:
         raise WrongState(
             gettext("{name} is finished: it takes no more players.").format(name=tournament.name)
@@ -58,18 +60,56 @@ def registration_create(
                 display_name=player.display_name
             )
         )
-    late = tournament.status == Tournament.Status.RUNNING and tournament.rounds.exists()
+    late = _is_late(tournament)
+    waitlisted = places_left(tournament) == 0
     reg = Registration(
         tournament=tournament,
         player=player,
         seed=seed,
         checked_in=checked_in or late,
         checked_in_at=timezone.now() if checked_in or late else None,
-        late_entry_round=_first_round_open_to(tournament) if late else None,
+        late_entry_round=_first_round_open_to(tournament) if late and not waitlisted else None,
+        waitlisted=waitlisted,
     )
     full_clean(reg)
     reg.save()
+    live.announce(tournament.id, "registrations")
     return reg
+
+
+def _is_late(tournament: Tournament) -> bool:
+    return tournament.status == Tournament.Status.RUNNING and tournament.rounds.exists()
+
+
+def places_left(tournament: Tournament) -> int | None:
+    """How many more players the cap takes (None: no cap). Dropped and waitlisted players
+    hold no place."""
+    if tournament.player_cap is None:
+        return None
+    taken = tournament.registrations.filter(
+        waitlisted=False, dropped_after_round__isnull=True
+    ).count()
+    return max(0, tournament.player_cap - taken)
+
+
+def waitlist_promote(*, tournament: Tournament) -> list[Registration]:
+    """Move waitlisted players, earliest registered first, into the places the cap leaves
+    free. Once the tournament runs they enter late, from the next round not yet confirmed
+    (with the tournament's late-entry award for the rounds they missed). Called by the
+    services that free a place, inside their transaction."""
+    free = places_left(tournament)
+    waiting = tournament.registrations.filter(waitlisted=True, dropped_after_round__isnull=True)
+    chosen = list(waiting.order_by("created_at", "id")[:free] if free is not None else waiting)
+    late = _is_late(tournament)
+    for reg in chosen:
+        reg.waitlisted = False
+        if late:
+            reg.late_entry_round = _first_round_open_to(tournament)
+            reg.checked_in, reg.checked_in_at = True, reg.checked_in_at or timezone.now()
+        reg.save(update_fields=["waitlisted", "late_entry_round", "checked_in", "checked_in_at"])
+    if chosen:
+        live.announce(tournament.id, "registrations")
+    return chosen
 
 
 @transaction.atomic
@@ -153,8 +193,13 @@ def _first_round_open_to(tournament: Tournament) -> int:
     return draft.number if draft else next_round_number(tournament)
 
 
-def registration_check_in(*, registration: Registration, checked_in: bool = True) -> Registration:
-    """Mark the player present (or absent again before the first round)."""
+@transaction.atomic
+def registration_check_in(
+    *, registration: Registration, checked_in: bool = True, by: AbstractBaseUser | None = None
+) -> Registration:
+    """Mark the player present (or absent again before the first round): the organiser's
+    tick. ``by`` must run the tournament."""
+    check_organiser(by, registration.tournament, "check players in")
     if registration.is_dropped:
         raise WrongState(
             gettext("{display_name} has dropped out.").format(
@@ -164,20 +209,143 @@ def registration_check_in(*, registration: Registration, checked_in: bool = True
     registration.checked_in = checked_in
     registration.checked_in_at = timezone.now() if checked_in else None
     registration.save(update_fields=["checked_in", "checked_in_at"])
+    live.announce(registration.tournament_id, "registrations")
     return registration
 
 
-def registration_drop(*, registration: Registration) -> Registration:
-    """Drop the player after the last confirmed round; their games still count for the others."""
+@transaction.atomic
+def registration_self_check_in(*, tournament: Tournament, by: AbstractBaseUser) -> Registration:
+    """A player checks themself in (from their phone, or the venue's QR code) while the
+    tournament's check-in window is open (:func:`selectors.check_in_window`)."""
+    registration = (
+        tournament.registrations.select_related("player", "tournament")
+        .filter(player__user_id=by.pk)
+        .first()
+    )
+    if registration is None:
+        raise NotAllowed(
+            gettext("You are not registered in {name}: register first, then check in.").format(
+                name=tournament.name
+            )
+        )
+    if tournament.status == Tournament.Status.FINISHED:
+        raise WrongState(gettext("{name} is finished.").format(name=tournament.name))
+    window = selectors.check_in_window(tournament)
+    if not window.open:
+        raise WrongState(window.sentence)
+    if registration.checked_in:
+        return registration
+    return registration_check_in(registration=registration, checked_in=True, by=None)
+
+
+@transaction.atomic
+def registration_drop(
+    *, registration: Registration, by: AbstractBaseUser | None = None
+) -> Registration:
+    """Drop the player after the last confirmed round; their games still count for the others.
+    The place they held goes to the first waitlisted player. ``by`` must run the tournament."""
+    check_organiser(by, registration.tournament, "drop players")
     if registration.is_dropped:
         raise WrongState(
             gettext("{display_name} has already dropped out.").format(
                 display_name=registration.player.display_name
             )
         )
-    registration.dropped_after_round = _last_played_round(registration.tournament)
+    tournament = Tournament.objects.select_for_update(of=("self",)).get(
+        pk=registration.tournament_id
+    )
+    registration.dropped_after_round = _last_played_round(tournament)
     registration.save(update_fields=["dropped_after_round"])
+    waitlist_promote(tournament=tournament)
+    live.announce(tournament.id, "registrations")
     return registration
+
+
+@transaction.atomic
+def registration_readd(*, registration: Registration, by: AbstractBaseUser | None) -> Registration:
+    """Undo a drop: the player plays again from the next round not yet confirmed, checked in.
+    The rounds they missed meanwhile count like a late entrant's (the tournament's late-entry
+    award). With the cap reached, they go back on the waitlist (last)."""
+    check_organiser(by, registration.tournament, "re-add players")
+    tournament = Tournament.objects.select_for_update(of=("self",)).get(
+        pk=registration.tournament_id
+    )
+    registration = Registration.objects.select_related("player").get(pk=registration.pk)
+    if not registration.is_dropped:
+        raise WrongState(
+            gettext("{display_name} has not dropped out.").format(
+                display_name=registration.player.display_name
+            )
+        )
+    if tournament.status == Tournament.Status.FINISHED:
+        raise WrongState(
+            gettext("{name} is finished: it takes no more players.").format(name=tournament.name)
+        )
+    registration.dropped_after_round = None
+    registration.waitlisted = registration.waitlisted or places_left(tournament) == 0
+    if tournament.rounds.exists() and not registration.waitlisted:
+        first = _first_round_open_to(tournament)
+        registration.late_entry_round = max(first, registration.late_entry_round or 0)
+    registration.checked_in = True
+    registration.checked_in_at = registration.checked_in_at or timezone.now()
+    if registration.waitlisted:
+        registration.created_at = timezone.now()  # back of the queue
+    registration.save()
+    live.announce(tournament.id, "registrations")
+    return registration
+
+
+def _check_join_token(tournament: Tournament, token: str) -> None:
+    if not tournament.join_token or not secrets.compare_digest(
+        tournament.join_token.encode(), token.encode()
+    ):
+        raise NotAllowed(
+            gettext(
+                "This join link is not (or no longer) valid: ask the organisers of {name} for "
+                "the current one."
+            ).format(name=tournament.name)
+        )
+
+
+@transaction.atomic
+def registration_join(*, tournament: Tournament, token: str, by: AbstractBaseUser) -> Registration:
+    """A signed-in player registers themself with the tournament's join link: they become a
+    member of its club (the link is the organisers' invitation) and are entered like anyone
+    (waitlisted beyond the cap, a late entry once it runs)."""
+    _check_join_token(tournament, token)
+    player = player_for_user(user=by)
+    if tournament.registrations.filter(player=player).exists():
+        raise InvalidInput(
+            gettext("You are already registered in {name}.").format(name=tournament.name)
+        )
+    if tournament.club is not None:
+        ClubMembership.objects.get_or_create(club=tournament.club, user=by)
+    return registration_create(tournament=tournament, player=player, by=None)
+
+
+@transaction.atomic
+def registration_join_signup(
+    *,
+    tournament: Tournament,
+    token: str,
+    username: str,
+    display_name: str,
+    password: str,
+    email: str = "",
+) -> Registration:
+    """A new account made from the join link (only where the club takes sign-ups,
+    :func:`club_signup`), registered at once."""
+    _check_join_token(tournament, token)
+    if tournament.club is None:
+        raise NotAllowed(gettext("This tournament has no club to sign up to."))
+    player = club_signup(
+        club=tournament.club,
+        username=username,
+        display_name=display_name,
+        password=password,
+        email=email,
+    )
+    return registration_join(tournament=tournament, token=token, by=player.user)
 
 
 @dataclass(frozen=True)
@@ -313,10 +481,11 @@ def _players_bulk_create(
 def _registrations_bulk_create(
     tournament: Tournament, rows: Sequence[ImportRow], players: Mapping[str, Player]
 ) -> list[Registration]:
-    late = tournament.status == Tournament.Status.RUNNING and tournament.rounds.exists()
+    late = _is_late(tournament)
     now = timezone.now()
     first_round = _first_round_open_to(tournament) if late else None
-    return Registration.objects.bulk_create(
+    free = places_left(tournament)
+    created = Registration.objects.bulk_create(
         [
             Registration(
                 tournament=tournament,
@@ -324,11 +493,15 @@ def _registrations_bulk_create(
                 seed=row.seed,
                 checked_in=late,
                 checked_in_at=now if late else None,
-                late_entry_round=first_round,
+                # Rows beyond the cap go on the waitlist, in the file's order.
+                waitlisted=free is not None and index >= free,
+                late_entry_round=None if free is not None and index >= free else first_round,
             )
-            for row in rows
+            for index, row in enumerate(rows)
         ]
     )
+    live.announce(tournament.id, "registrations")
+    return created
 
 
 def _parse_players_csv(text: str, tournament: Tournament) -> list[ImportRow]:
