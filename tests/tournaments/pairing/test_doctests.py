@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "brackets",
     "checks",
+    "layout",
     "factory",
     "sizes",
     "stages",
