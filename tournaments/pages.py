@@ -44,6 +44,8 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "club": club,
         "groups": selectors.tournaments_grouped(selectors.club_tournaments(club)),
         "organisers": selectors.club_organiser_names(club),
+        "seasons": selectors.club_seasons(club),
+        "may_organise": selectors.user_organises_club(request.user, club),
     }
     return render(request, "tournaments/club_detail.html", context)
 

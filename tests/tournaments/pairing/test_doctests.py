@@ -14,6 +14,7 @@ MODULES = [
     "factory",
     "sizes",
     "stages",
+    "seasons",
     "standings",
     "swiss",
 ]
