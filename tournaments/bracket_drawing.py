@@ -115,7 +115,7 @@ def round_title(title: RoundTitle) -> str:
         "winners_final": gettext("Winners' final"),
         "losers_final": gettext("Losers' final"),
         "grand_final": gettext("Grand final"),
-        "grand_final_reset": gettext("Grand final, reset (if needed)"),
+        "grand_final_reset": gettext("Reset (if needed)"),
         "final_table": gettext("Final table"),
     }
     if title.key in fixed:
