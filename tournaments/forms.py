@@ -1,10 +1,16 @@
-"""Forms of the tournaments app's own pages (self sign-up)."""
+"""Forms of the tournaments app's own pages (self sign-up, a club's seasons)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from tournaments import pairing
+from tournaments.models import Club, Season, Tournament
 
 
 class SignupForm(UserCreationForm):
@@ -28,3 +34,70 @@ class SignupForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+
+class SeasonForm(forms.Form):
+    """A season of a club: its name, its dates or its tournaments, its points and tie rule.
+
+    The points are typed as an organiser says them ("10/7/5/3/1"); the service checks again.
+    """
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    starts_on = forms.DateField(
+        label=_("Starts on"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("Leave empty for no start."),
+    )
+    ends_on = forms.DateField(
+        label=_("Ends on"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("Leave empty for no end."),
+    )
+    tournaments = forms.ModelMultipleChoiceField(
+        label=_("Or exactly these tournaments"),
+        queryset=Tournament.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Tick tournaments to make the season exactly those; with none ticked, the season "
+            "counts the club's finished tournaments played between its dates."
+        ),
+    )
+    points = forms.CharField(
+        label=_("Points by final place"),
+        initial="10/7/5/3/1",
+        max_length=400,
+        help_text=_("For 1st, 2nd, 3rd... separated by slashes; places beyond earn nothing."),
+    )
+    tie_rule = forms.ChoiceField(
+        label=_("Players tied for a place"),
+        choices=Season.TieRule.choices,
+        initial=Season.TieRule.SHARE,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["tournaments"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = Tournament.objects.filter(club=club).order_by("-created_at", "name")
+
+    def clean_points(self) -> tuple[float, ...]:
+        try:
+            return pairing.parse_points(self.cleaned_data["points"])
+        except pairing.PairingError as refused:
+            raise forms.ValidationError(gettext(str(refused))) from None
+
+    @staticmethod
+    def initial_for(season: Season) -> dict[str, Any]:
+        """The form's values for editing ``season``."""
+        return {
+            "name": season.name,
+            "starts_on": season.starts_on,
+            "ends_on": season.ends_on,
+            "tournaments": list(season.tournaments.all()),
+            "points": "/".join(f"{p:g}" for p in season.points_by_place),
+            "tie_rule": season.tie_rule,
+        }

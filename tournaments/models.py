@@ -444,3 +444,47 @@ class RoundTimer(models.Model):
 
     def __str__(self) -> str:
         return f"timer of {self.round}"
+
+
+class Season(models.Model):
+    """A club's season: a set of its tournaments scored by placement points.
+
+    The season's tournaments are the club's finished ones played between ``starts_on`` and
+    ``ends_on`` (either may be open), or, when ``tournaments`` lists some, exactly those.
+    ``points_by_place`` gives the points for 1st, 2nd, ... final place (places beyond earn
+    nothing); ``tie_rule`` scores players tied for a place (``tournaments.pairing.seasons``).
+    """
+
+    class TieRule(models.TextChoices):
+        SHARE = "share", _("Tied players share the points of the places they occupy")
+        HIGHER = "higher", _("Tied players each get the points of the place they tied for")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=120)
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    ends_on = models.DateField(_("ends on"), null=True, blank=True)
+    tournaments = models.ManyToManyField(
+        Tournament,
+        blank=True,
+        related_name="seasons",
+        verbose_name=_("tournaments"),
+        help_text=_("When some are listed, the season is exactly these tournaments."),
+    )
+    points_by_place = models.JSONField(
+        _("points by place"), help_text=_("Points for 1st, 2nd, ... final place.")
+    )
+    tie_rule = models.CharField(
+        _("tie rule"), max_length=8, choices=TieRule.choices, default=TieRule.SHARE
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["club", "-starts_on", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_once_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.name}"

@@ -11,11 +11,13 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
-from tournaments import exports, games, selectors, services
+from tournaments import exports, games, selectors
+from tournaments.bracket_drawing import bracket_drawings
 from tournaments.models import LateEntryAward, Round, Tournament
+from tournaments.words import ordinal as _ordinal
 
 TIEBREAKER_LABELS = {
     "opponents_points": gettext_lazy("Opp. points"),
@@ -47,6 +49,8 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "groups": selectors.tournaments_grouped(selectors.club_tournaments(club)),
         "organisers": selectors.club_organiser_names(club),
         "may_create": selectors.user_organises_club(request.user, club),
+        "seasons": selectors.club_seasons(club),
+        "may_organise": selectors.user_organises_club(request.user, club),
     }
     return render(request, "tournaments/club_detail.html", context)
 
@@ -73,23 +77,6 @@ def rounds_context(tournament: Tournament) -> dict[str, Any]:
         "rounds": selectors.tournament_rounds(tournament),
         "live_states": selectors.LIVE_STATES,
     }
-
-
-def _ordinal(n: int) -> str:
-    """ "1st", "2nd", "11th" (in French "1er", "2e": each language its own suffixes)."""
-    if n == 1:  # French says "1er" but "21e": 1 has a suffix of its own
-        suffix = pgettext("ordinal suffix of 1", "st")
-    elif 10 <= n % 100 <= 20:
-        suffix = pgettext("ordinal suffix of 11 to 20", "th")
-    elif n % 10 == 1:
-        suffix = pgettext("ordinal suffix of 1, 21, 31...", "st")
-    elif n % 10 == 2:
-        suffix = pgettext("ordinal suffix of 2, 22, 32...", "nd")
-    elif n % 10 == 3:
-        suffix = pgettext("ordinal suffix of 3, 23, 33...", "rd")
-    else:
-        suffix = pgettext("ordinal suffix of 4 to 9, 24...", "th")
-    return f"{n}{suffix}"
 
 
 def _number(value: float) -> str:
@@ -262,45 +249,20 @@ def pairings_csv(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def bracket(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every bracket stage drawn as columns of matches, names filled in as results arrive."""
+    """Every bracket stage drawn as a bracket: boxes by round, connector lines, the champion."""
+    return _bracket_response(request, pk, "tournaments/bracket.html")
+
+
+def bracket_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The bracket's live region alone (``data-live-src``): the same drawing as the page."""
+    response = _bracket_response(request, pk, "tournaments/_bracket.html")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _bracket_response(request: HttpRequest, pk: int, template: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    names = selectors.registration_names(tournament)
-    stages = []
-    for stage in tournament.stages.order_by("order"):
-        current = services.bracket_current(stage=stage)
-        if current is None:
-            continue
-        stages.append({"stage": stage, "columns": _columns(current.to_json(), names)})
-    if not stages:
+    drawings = bracket_drawings(tournament)
+    if not drawings:
         raise Http404(gettext("{name} has no bracket.").format(name=tournament.name))
-    return render(request, "tournaments/bracket.html", {"tournament": tournament, "stages": stages})
-
-
-SECTION_TITLES = {
-    "winners": gettext_lazy("Winners"),
-    "losers": gettext_lazy("Losers"),
-    "final": gettext_lazy("Grand final"),
-    "knockout": gettext_lazy("Round"),
-}
-
-
-def _columns(drawn: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
-    """The bracket JSON with names: one column per (section, round)."""
-    columns = []
-    for column in drawn["rounds"]:
-        matches = []
-        for match in column["matches"]:
-            result = match["result"] or []
-            slots = [
-                {
-                    "name": _("bye")
-                    if slot is None and i in match["bye_slots"]
-                    else names.get(slot, "—"),
-                    "place": result.index(slot) + 1 if slot in result else None,
-                }
-                for i, slot in enumerate(match["slots"])
-            ]
-            matches.append({"id": match["id"], "slots": slots, "decided": bool(result)})
-        title = SECTION_TITLES.get(column["section"], column["section"])
-        columns.append({"title": f"{title} {column['round']}", "matches": matches})
-    return columns
+    return render(request, template, {"tournament": tournament, "drawings": drawings})

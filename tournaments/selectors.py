@@ -27,11 +27,13 @@ from tournaments.models import (
     Registration,
     Result,
     Round,
+    Season,
     Stage,
     Table,
     TableSeat,
     Tournament,
 )
+from tournaments.words import ordinal
 
 LIVE_STATES = (Round.State.CONFIRMED, Round.State.RELEASED)
 AnyUser = Any  # an authenticated user or AnonymousUser (no Django stubs here)
@@ -802,3 +804,105 @@ def clubs_organised(user: AnyUser) -> list[Club]:
             memberships__user_id=user.pk, memberships__role=ClubMembership.Role.ORGANISER
         ).order_by("name")
     )
+
+
+# -- seasons -----------------------------------------------------------------------------------
+def club_seasons(club: Club) -> QuerySet[Season]:
+    """The club's seasons, the latest first."""
+    return Season.objects.filter(club=club).order_by("-starts_on", "-created_at", "name")
+
+
+def tournament_day(tournament: Tournament) -> Any:
+    """The day a tournament was played: its first published round's, else its creation's
+    (``tournament`` from :func:`tournament_list_dated`)."""
+    when = getattr(tournament, "first_round_at", None) or tournament.created_at
+    return when.date()
+
+
+def season_tournaments(season: Season) -> list[Tournament]:
+    """The season's finished tournaments, oldest first: those it lists, else the club's
+    finished tournaments played between its dates (either may be open)."""
+    listed = set(season.tournaments.values_list("pk", flat=True))
+    finished = tournament_list_dated().filter(club=season.club, status=Tournament.Status.FINISHED)
+    chosen = []
+    for tournament in finished:
+        day = tournament_day(tournament)
+        if listed:
+            keep = tournament.pk in listed
+        else:
+            keep = (season.starts_on is None or season.starts_on <= day) and (
+                season.ends_on is None or day <= season.ends_on
+            )
+        if keep:
+            chosen.append(tournament)
+    return sorted(chosen, key=lambda t: (tournament_day(t), t.pk))
+
+
+@dataclass(frozen=True)
+class SeasonCell:
+    """What one tournament gave a player: place and points (None: did not play it)."""
+
+    place: int
+    points: float
+
+    @property
+    def place_words(self) -> str:
+        """ "1st", "2nd" in the viewer's language."""
+        return ordinal(self.place)
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    """A player's line of a season's ranking, ``cells`` in the order of the tournaments."""
+
+    rank: int
+    player: int
+    name: str
+    points: float
+    played: int
+    best: int
+    cells: list[SeasonCell | None]
+
+    @property
+    def best_words(self) -> str:
+        return ordinal(self.best)
+
+
+@dataclass(frozen=True)
+class SeasonStanding:
+    """A season's ranking and the tournaments it counts, oldest first."""
+
+    tournaments: list[Tournament]
+    lines: list[SeasonLine]
+
+
+def season_standing(season: Season) -> SeasonStanding:
+    """The club's players ranked over ``season`` from each tournament's final standings."""
+    tournaments = season_tournaments(season)
+    finals = []
+    for tournament in tournaments:
+        player_of = dict(tournament.registrations.values_list("id", "player_id"))
+        places = {
+            player_of[line.registration]: line.rank for line in tournament_standings(tournament)
+        }
+        finals.append(pairing.SeasonTournament(tournament.pk, places))
+    rows = pairing.season_ranking(finals, season.points_by_place, season.tie_rule)
+    names = dict(
+        Player.objects.filter(pk__in=[r.player for r in rows]).values_list("pk", "display_name")
+    )
+    order = [t.pk for t in tournaments]
+    lines = []
+    for row in rows:
+        by_tournament = {e.tournament: SeasonCell(e.place, e.points) for e in row.entries}
+        lines.append(
+            SeasonLine(
+                rank=row.rank,
+                player=row.player,
+                name=names.get(row.player, "—"),
+                points=row.points,
+                played=row.played,
+                best=row.best,
+                cells=[by_tournament.get(pk) for pk in order],
+            )
+        )
+    return SeasonStanding(tournaments=tournaments, lines=lines)

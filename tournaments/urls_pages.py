@@ -17,6 +17,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:pk>/standings/", pages.standings, name="standings"),
     path("<int:pk>/invitations/", club_pages.invitations, name="invitations"),
     path("<int:pk>/bracket/", pages.bracket, name="bracket"),
+    path("<int:pk>/bracket/fragment/", pages.bracket_fragment, name="bracket-fragment"),
     path("<int:pk>/standings.csv", pages.standings_csv, name="standings-csv"),
     path("<int:pk>/pairings/<int:number>/", pages.pairings_by_table, name="pairings"),
     path(

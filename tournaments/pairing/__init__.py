@@ -13,6 +13,7 @@ Entry points:
   :func:`bracket_advance`, :func:`bracket_champion` — brackets a page can draw (``Bracket.to_json()``).
 * :func:`split_groups`, :func:`cut` — groups then a cut to a bracket.
 * :func:`standings` — points by finishing rank and ordered tie-breakers.
+* :func:`season_ranking` — a club's players over a season, by placement points.
 
 Warnings (``Pairing.warnings`` and :func:`check_tables`) are :class:`DrawWarning` values with a
 ``code``, the ``entrants`` concerned and a sentence template: ``w.render(names)`` puts names in,
@@ -30,6 +31,13 @@ from tournaments.pairing.brackets import (
 )
 from tournaments.pairing.checks import check_tables
 from tournaments.pairing.factory import FORMAT_OPTIONS, FORMATS, pair_round
+from tournaments.pairing.seasons import (
+    SeasonRow,
+    SeasonTournament,
+    parse_points,
+    placement_points,
+    season_ranking,
+)
 from tournaments.pairing.sizes import table_sizes
 from tournaments.pairing.stages import cut, split_groups
 from tournaments.pairing.standings import TIEBREAKERS, standings
@@ -63,6 +71,8 @@ __all__ = [
     "PairingBug",
     "PairingError",
     "Route",
+    "SeasonRow",
+    "SeasonTournament",
     "StandingRow",
     "StandingRule",
     "TableRule",
@@ -73,6 +83,9 @@ __all__ = [
     "double_elimination",
     "knockout",
     "pair_round",
+    "parse_points",
+    "placement_points",
+    "season_ranking",
     "seeding_order",
     "single_elimination",
     "split_groups",

@@ -12,7 +12,7 @@ own result), never a request: every API view passes the user who asked.
 The modules, in the order a tournament needs them: ``clubs`` (clubs, members, player
 accounts), ``tournaments`` (settings), ``registrations`` (entries and CSV imports),
 ``pairing_bridge`` (rows to and from the pure pairing layer), ``rounds``, ``results``,
-``brackets`` and ``stages``; ``permissions`` holds the checks on ``by`` and ``_common`` what
+``brackets``, ``stages`` and ``seasons`` (a club's seasons); ``permissions`` holds the checks on ``by`` and ``_common`` what
 several of them share. Callers import from this package (``from tournaments import services``
 then ``services.round_pair_next(...)``): the names below are its public API.
 """
@@ -70,6 +70,7 @@ from tournaments.services.rounds import (
     table_edit,
     tables_open_streams,
 )
+from tournaments.services.seasons import season_create, season_update
 from tournaments.services.stages import stage_cut, stage_split_groups
 from tournaments.services.timers import (
     timer_extend,
@@ -129,6 +130,8 @@ __all__ = [
     "round_pair_next",
     "round_release",
     "round_repair",
+    "season_create",
+    "season_update",
     "stage_cut",
     "stage_split_groups",
     "table_add",

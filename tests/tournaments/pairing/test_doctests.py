@@ -10,9 +10,11 @@ import pytest
 MODULES = [
     "brackets",
     "checks",
+    "layout",
     "factory",
     "sizes",
     "stages",
+    "seasons",
     "standings",
     "swiss",
 ]
