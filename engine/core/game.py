@@ -57,6 +57,17 @@ class Effect:
     visible_to: list[int] | None = PUBLIC
     message: Text | None = field(default=None, compare=False, init=False, repr=False)
 
+    @classmethod
+    def noted(cls, kind: str, message: Text, data: dict[str, Any],
+              visible_to: list[int] | None) -> Effect:  # fmt: skip
+        """The effect of a ``note``: its English ``text`` is written from ``message`` when it
+        is first read, not now (a replay notes thousands of effects nobody reads)."""
+        effect = cls.__new__(cls)
+        effect.__dict__ = {
+            "kind": kind, "_text": None, "data": data, "visible_to": visible_to, "message": message
+        }  # fmt: skip
+        return effect
+
     def visible_for(self, seat: int | None) -> bool:
         """True when ``seat`` (None: a spectator) may see ``data``."""
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
@@ -100,10 +111,24 @@ class GameState:
              visible_to: Sequence[int] | None = PUBLIC) -> None:  # fmt: skip
         """Record an effect of the current step (``text``: its sentence, see engine/core/text)."""
         shown = None if visible_to is None else list(visible_to)
-        message = as_text(text)
-        effect = Effect(kind, str(message), dict(data or {}), shown)
-        effect.message = message
-        self.effects.append(effect)
+        message = text if type(text) is Text else as_text(text)
+        self.effects.append(Effect.noted(kind, message, dict(data) if data else {}, shown))
+
+
+def _effect_text(effect: Effect) -> str:
+    text: str | None = effect.__dict__["_text"]
+    if text is None:  # noted with its message only: the sentence is written on first read
+        text = effect.__dict__["_text"] = str(effect.message)
+    return text
+
+
+def _set_effect_text(effect: Effect, text: str) -> None:
+    effect.__dict__["_text"] = text
+
+
+#: ``Effect.text`` stays a dataclass field (in ``__init__``, equality, ``repr`` and the codec's
+#: plain data) read through this property, so that :meth:`Effect.noted` can leave it unwritten.
+Effect.text = property(_effect_text, _set_effect_text)  # type: ignore[assignment]
 
 
 def rules_since(state: GameState, version: str) -> bool:

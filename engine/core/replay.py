@@ -14,7 +14,7 @@ moves, so move k is still the step numbered k.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,15 +74,66 @@ class SetupRecord:
         )
 
 
-@dataclass(frozen=True)
 class TrailStep:
-    """One replayed step: step 0 is the setup, then one per move (and the reshuffle, if any)."""
+    """One replayed step: step 0 is the setup, then one per move (and the reshuffle, if any).
 
-    step: int
-    seat: int | None
-    move: Move | None
-    text: str
-    effects: tuple[Effect, ...]
+    ``text`` is the step in words. A replayed move's is written by ``describe`` when it is
+    first read (:meth:`described`): the event store's replays read the effects, rarely the
+    words. Steps compare by value (``step, seat, move, text, effects``) and are not changed.
+    """
+
+    __slots__ = ("_describe", "_text", "effects", "move", "seat", "step")
+
+    def __init__(
+        self, step: int, seat: int | None, move: Move | None, text: str,
+        effects: tuple[Effect, ...],
+    ) -> None:  # fmt: skip
+        self.step = step
+        self.seat = seat
+        self.move = move
+        self.effects = effects
+        self._text: str | None = text
+        self._describe: Callable[[Move, int], str] | None = None
+
+    @classmethod
+    def described(
+        cls, step: int, seat: int, move: Move, effects: tuple[Effect, ...],
+        describe: Callable[[Move, int], str],
+    ) -> TrailStep:  # fmt: skip
+        """The step of ``seat`` playing ``move``, its words ``describe(move, seat)`` when read."""
+        made = cls.__new__(cls)
+        made.step, made.seat, made.move, made.effects = step, seat, move, effects
+        made._text, made._describe = None, describe
+        return made
+
+    @property
+    def text(self) -> str:
+        """The step in words (the audit log's line)."""
+        text = self._text
+        if text is None:
+            assert self._describe is not None
+            assert self.move is not None
+            assert self.seat is not None
+            text = self._text = self._describe(self.move, self.seat)
+        return text
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.step, self.seat, self.move, self.text, self.effects)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not TrailStep:
+            return NotImplemented
+        assert isinstance(other, TrailStep)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"TrailStep(step={self.step!r}, seat={self.seat!r}, move={self.move!r}, "
+            f"text={self.text!r}, effects={self.effects!r})"
+        )
 
 
 def start(game: Game[Any], setup: SetupRecord) -> GameState:
@@ -119,19 +170,28 @@ class Replay:
         self.state = start(game, setup)
         self.moves = 0  # moves replayed so far
         self.trail = [TrailStep(0, None, None, "the game is set up", tuple(self.state.effects))]
+        # The game's methods, looked up once: a replay calls them for every move.
+        self._decode = game.decode_move
+        self._apply = game.apply_in_place
+        self._describe = game.describe
 
     def move(self, seat: int, raw: Move | Mapping[str, Any]) -> TrailStep:
         """Validate and apply the next logged move; raises :class:`ReplayError` naming it."""
         index = self.moves + 1
-        move = _as_move(self.game, raw, index)
+        if isinstance(raw, Move):
+            move = raw
+        else:
+            try:
+                move = self._decode(raw)
+            except BadMove as exc:
+                raise ReplayError(index, str(exc)) from exc
+        state = self.state
         try:
-            self.game.apply_in_place(self.state, seat, move)
+            self._apply(state, seat, move)
         except IllegalMove as exc:
             raise ReplayError(index, f"seat {seat}: {exc}") from exc
         self.moves = index
-        step = TrailStep(
-            index, seat, move, self.game.describe(move, seat), tuple(self.state.effects)
-        )
+        step = TrailStep.described(index, seat, move, tuple(state.effects), self._describe)
         self.trail.append(step)
         return step
 
@@ -181,15 +241,6 @@ def _check_reshuffle_reached(reshuffle_after: int | None, played: int, until: in
             f"the reshuffle is recorded after move {reshuffle_after}, "
             f"but the log has {played} moves",
         )
-
-
-def _as_move(game: Game[Any], raw: Move | Mapping[str, Any], index: int) -> Move:
-    if isinstance(raw, Move):
-        return raw
-    try:
-        return game.decode_move(raw)
-    except BadMove as exc:
-        raise ReplayError(index, str(exc)) from exc
 
 
 def chance_outcomes(effects: Iterable[Effect]) -> list[dict[str, Any]]:

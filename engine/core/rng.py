@@ -59,10 +59,24 @@ class Rng:
         return items[self.randbelow(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place with Fisher–Yates, from the last position down."""
+        """Shuffle in place with Fisher–Yates, from the last position down.
+
+        The same draws as ``j = self.randbelow(i + 1)`` at each position (the fixed vectors
+        pin it), written out in one loop: a deck of 120 cards is 120 draws or more.
+        """
+        seed, counter, sha256 = self.seed.encode("utf-8"), self.counter, hashlib.sha256
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            bound = i + 1
+            limit = _WORD_SPAN - (_WORD_SPAN % bound)
+            while True:
+                block = sha256(seed + counter.to_bytes(8, "big")).digest()
+                counter += 1
+                word = int.from_bytes(block[:8], "big")
+                if word < limit:
+                    break
+            j = word % bound
             items[i], items[j] = items[j], items[i]
+        self.counter = counter
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """A shuffled copy of ``items``."""

@@ -23,18 +23,35 @@ from types import MappingProxyType
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Seat:
     """A seat named in a sentence (0-based, as everywhere in the engine).
 
     In English without names it reads ``seat 2`` (the engine's own words); an app that knows
-    the stream's players shows the player's name instead.
+    the stream's players shows the player's name instead. Games name a seat in almost every
+    effect they note, so ``Seat(n)`` hands out one shared (frozen) value per seat number.
     """
 
     index: int
 
+    def __new__(cls, index: int) -> Seat:
+        seat = _SEATS.get(index) if cls is Seat and type(index) is int else None
+        if seat is None:
+            seat = object.__new__(cls)
+            object.__setattr__(seat, "index", index)
+            if cls is Seat and type(index) is int and len(_SEATS) < _CACHED_SEATS:
+                _SEATS[index] = seat
+        return seat
+
+    def __getnewargs__(self) -> tuple[int]:
+        return (self.index,)
+
     def __str__(self) -> str:
         return f"seat {self.index}"
+
+
+_SEATS: dict[int, Seat] = {}
+_CACHED_SEATS = 64
 
 
 @dataclass(frozen=True)
@@ -68,8 +85,16 @@ def _(msgid: str, /, **params: Any) -> Text:
     """A sentence of the engine: ``msgid`` is the English template, ``params`` fill it.
 
     Named ``_`` so that ``makemessages`` (xgettext's default keywords) extracts the template.
+    Games note one on almost every move, so it is built without the frozen dataclass's
+    ``__init__`` (the same fields; ``params`` is the call's own fresh dict, read-only).
     """
-    return Text(msgid, MappingProxyType(dict(params)))
+    text = _new(Text)
+    _set(text, "__dict__", {"msgid": msgid, "params": MappingProxyType(params)})
+    return text
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def untranslated(sentence: str) -> Text:

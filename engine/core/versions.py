@@ -18,6 +18,7 @@ new games get the new rule; the golden games (tests/engine/golden/) prove it.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _SEMVER = re.compile(r"(\d+)\.(\d+)\.(\d+)")
@@ -40,9 +41,11 @@ def replay_compatible(recorded: str, running: str) -> bool:
     return old[0] == new[0] and new >= old
 
 
+@functools.lru_cache(maxsize=256)
 def version_at_least(version: str, minimum: str) -> bool:
     """True when ``version`` is ``minimum`` or later (``X.Y.Z`` compared part by part).
-    A version that is not ``X.Y.Z`` counts as later than any (an unknown build: the newest)."""
+    A version that is not ``X.Y.Z`` counts as later than any (an unknown build: the newest).
+    Cached: rules ask it on every move (``rules_since``) with a handful of versions."""
     have, need = _parts(version), _parts(minimum)
     if have is None or need is None:
         return have is None

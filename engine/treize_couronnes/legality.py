@@ -5,8 +5,9 @@ too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations_with_replacement
+from typing import Any
 
 from engine.core.errors import IllegalMove
 from engine.core.game import GAME_OVER, rules_since
@@ -166,17 +167,22 @@ def victim_choices(
 
     With hidden crowns any opponent may be named for every crown: listing only those who
     have crowns would tell the thief who has none (a theft from nobody's crowns is lost)."""
-    if kind == "steal-crowns" and state.hidden_crowns:
-        have = [amount] * state.players
-    else:
-        have = state.crowns if kind == "steal-crowns" else [len(h) for h in state.hands]
-    caps = {o: min(have[o], amount) for o in opponents(state, seat) if have[o] > 0}
+    caps = _theft_caps(state, seat, kind, amount)
     size = min(amount, sum(caps.values()))
     return [
         split
         for split in combinations_with_replacement(sorted(caps), size)
         if all(split.count(o) <= cap for o, cap in caps.items())
     ]
+
+
+def _theft_caps(state: CouronnesState, seat: int, kind: str, amount: int) -> dict[int, int]:
+    """Per opponent with something to lose, the most of ``amount`` thefts they can suffer."""
+    if kind == "steal-crowns" and state.hidden_crowns:
+        have = [amount] * state.players
+    else:
+        have = state.crowns if kind == "steal-crowns" else [len(h) for h in state.hands]
+    return {o: min(have[o], amount) for o in opponents(state, seat) if have[o] > 0}
 
 
 def check(state: CouronnesState, seat: int, move: Move) -> None:
@@ -189,22 +195,38 @@ def check(state: CouronnesState, seat: int, move: Move) -> None:
         )
     if state.pending:
         _check_reward_move(state, seat, move)
-    elif isinstance(move, (Reveal, Discard, Claim)):
-        _check_law_move(state, seat, move)
-    elif isinstance(move, ChangeKing):
-        _check_change(state, seat, move)
-    elif isinstance(move, PayGuard):
-        _check_pay_guard(state, seat, move)
-    elif isinstance(move, (RedoDiscard, RedoDraw)):
-        _check_redo(state, seat, move)
-    elif isinstance(move, EndTurn):
-        _check_end(state, seat, move)
-    else:
+        return
+    checker = _CHECKS.get(move.__class__)  # the moves' classes have no subclasses
+    if checker is None:
         raise IllegalMove(_("{move} is not allowed now", move=views.describe(move, seat)))
+    checker(state, seat, move)
+
+
+def _reward_allows(state: CouronnesState, seat: int, move: Move) -> bool:
+    """Whether ``move`` is among :func:`_reward_moves`, a theft checked without listing every
+    split of it (those grow fast with the amount and the opponents): the victims are a sorted
+    tuple of the split's size naming opponents with something to lose, none more often than
+    what they hold."""
+    kind, _sep, amount = state.pending[0].partition(":")
+    if kind in (GUARD, "blason"):
+        return move in list(token_moves(state, seat, kind))
+    cls = StealCrowns if kind == "steal-crowns" else StealCards
+    if move.__class__ is not cls:
+        return False
+    assert isinstance(move, (StealCrowns, StealCards))
+    victims = move.victims
+    if victims.__class__ is not tuple:
+        return False
+    caps = _theft_caps(state, seat, kind, int(amount))
+    if len(victims) != min(int(amount), sum(caps.values())):
+        return False
+    if any(v not in caps for v in victims) or list(victims) != sorted(victims):
+        return False
+    return all(victims.count(o) <= cap for o, cap in caps.items())
 
 
 def _check_reward_move(state: CouronnesState, seat: int, move: Move) -> None:
-    if move not in _reward_moves(state, seat):
+    if not _reward_allows(state, seat, move):
         kind, _sep, amount = state.pending[0].partition(":")
         raise IllegalMove(
             _(
@@ -343,3 +365,17 @@ def _check_end(state: CouronnesState, seat: int, move: EndTurn) -> None:
         if state.guard_owner != NOBODY:
             raise IllegalMove(_("the King in power already has a guard"))
         raise IllegalMove(_("{seat} has no guard to place", seat=Seat(seat)))
+
+
+#: The check of each kind of move outside a reward (looked up by class: a replay checks
+#: thousands of moves, and a chain of ``isinstance`` tests costs more than one lookup).
+_CHECKS: dict[type[Move], Callable[[CouronnesState, int, Any], None]] = {
+    Reveal: _check_law_move,
+    Discard: _check_law_move,
+    Claim: _check_law_move,
+    ChangeKing: _check_change,
+    PayGuard: _check_pay_guard,
+    RedoDiscard: _check_redo,
+    RedoDraw: _check_redo,
+    EndTurn: _check_end,
+}

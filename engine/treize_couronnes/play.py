@@ -7,6 +7,8 @@ state."""
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
+from typing import Any
 
 from engine.core.game import rules_since
 from engine.core.moves import Move
@@ -49,27 +51,22 @@ from engine.treize_couronnes.words import COLOUR_WORDS, REWARD_WORDS, TOKEN_WORD
 
 
 def carry_out(state: CouronnesState, seat: int, move: Move) -> None:
-    """Carry out a validated move."""
-    if isinstance(move, (Reveal, Discard)):
-        _play_law(state, seat, move)
-    elif isinstance(move, Claim):
-        _play_claim(state, seat)
-    elif isinstance(move, ChangeKing):
-        _play_change(state, seat, move)
-    elif isinstance(move, PayGuard):
-        _play_pay_guard(state, seat, move)
-    elif isinstance(move, RedoDiscard):
-        _discard_card(state, seat, move.card)
-        state.phase = "redo"
-    elif isinstance(move, RedoDraw):
-        _draw_up(state, seat)
-        state.phase = "drawn"
-    elif isinstance(move, TakeToken):
-        _play_take_token(state, seat, move)
-    elif isinstance(move, (StealCrowns, StealCards)):
-        _play_steal(state, seat, move)
-    elif isinstance(move, EndTurn):
-        _play_end(state, seat, move)
+    """Carry out a validated move (``legality.check`` accepts only the classes of ``_PLAYS``)."""
+    _PLAYS[move.__class__](state, seat, move)
+
+
+def _play_claim_move(state: CouronnesState, seat: int, move: Claim) -> None:
+    _play_claim(state, seat)
+
+
+def _play_redo_discard(state: CouronnesState, seat: int, move: RedoDiscard) -> None:
+    _discard_card(state, seat, move.card)
+    state.phase = "redo"
+
+
+def _play_redo_draw(state: CouronnesState, seat: int, move: RedoDraw) -> None:
+    _draw_up(state, seat)
+    state.phase = "drawn"
 
 
 def _play_law(state: CouronnesState, seat: int, move: Reveal | Discard) -> None:
@@ -369,3 +366,20 @@ def shuffle_unseen(state: CouronnesState) -> None:
         _("the arbiter shuffles the draw pile again ({count} cards)", count=len(state.draw)),
         {"cards": len(state.draw)},
     )
+
+
+#: How each kind of move is carried out, looked up by its class (one lookup per move of a
+#: replay rather than a chain of ``isinstance`` tests).
+_PLAYS: dict[type[Move], Callable[[CouronnesState, int, Any], None]] = {
+    Reveal: _play_law,
+    Discard: _play_law,
+    Claim: _play_claim_move,
+    ChangeKing: _play_change,
+    PayGuard: _play_pay_guard,
+    RedoDiscard: _play_redo_discard,
+    RedoDraw: _play_redo_draw,
+    TakeToken: _play_take_token,
+    StealCrowns: _play_steal,
+    StealCards: _play_steal,
+    EndTurn: _play_end,
+}
