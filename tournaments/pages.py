@@ -142,8 +142,9 @@ def _points_in_words(points: Any) -> str:
     return ngettext("%(points)s point", "%(points)s points", count) % {"points": _number(points)}
 
 
-def _round(tournament: Tournament, number: int) -> Round:
-    round_ = selectors.round_live(tournament, number)
+def _round(request: HttpRequest, tournament: Tournament, number: int) -> Round:
+    """Round ``number`` as the viewer may see it: a draft is a 404 but to its organisers."""
+    round_ = selectors.round_live_for(tournament, number, request.user)
     if round_ is None:
         raise Http404(
             gettext("{name} has no round {number}.").format(name=tournament.name, number=number)
@@ -154,7 +155,7 @@ def _round(tournament: Tournament, number: int) -> Round:
 def pairings_by_table(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Round ``number``'s tables in order, each seat with the player's name and points."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    round_ = _round(tournament, number)
+    round_ = _round(request, tournament, number)
     context = {
         "tournament": tournament,
         "round": round_,
@@ -168,7 +169,7 @@ def pairings_by_table(request: HttpRequest, pk: int, number: int) -> HttpRespons
 def pairings_by_name(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Everyone of round ``number`` alphabetically: where to sit."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    round_ = _round(tournament, number)
+    round_ = _round(request, tournament, number)
     lines = selectors.pairings_by_name(selectors.pairings_by_table(round_))
     context = {"tournament": tournament, "round": round_, "lines": lines}
     return render(request, "tournaments/pairings_by_name.html", context)
@@ -187,7 +188,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         "grouped": any(line.group for line in lines),
         "tiebreakers": [TIEBREAKER_LABELS.get(name, name) for name in names],
-        "latest": selectors.round_latest(tournament),
+        "latest": selectors.round_latest_for(tournament, request.user),
         "played": selectors.tournament_rounds(tournament)
         .filter(state__in=selectors.LIVE_STATES)
         .order_by("-number")
@@ -226,7 +227,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
 def pairings_csv(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Round ``number``'s pairings as CSV, one line per seat."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    round_ = _round(tournament, number)
+    round_ = _round(request, tournament, number)
     text = exports.pairings_csv(selectors.pairings_by_table(round_))
     return _csv(text, f"tournament-{tournament.pk}-round-{number}.csv")
 
