@@ -106,8 +106,8 @@ class LateEntryAward(models.TextChoices):
 class TableMode(models.TextChoices):
     """Where a tournament's tables play unless the organiser says otherwise for one table."""
 
-    HERALD = "herald", _("On Herald (each table's game opens when the round is published)")
-    PAPER = "paper", _("With physical cards (results reported from a phone or the desk)")
+    HERALD = "herald", _("On Herald")
+    PAPER = "paper", _("With physical cards (on paper)")
 
 
 class Tournament(models.Model):
@@ -156,7 +156,10 @@ class Tournament(models.Model):
         max_length=8,
         choices=TableMode.choices,
         default=TableMode.HERALD,
-        help_text=_("Where new tables play; the organiser may change a table of a draft."),
+        help_text=_(
+            "On Herald, each table's game opens when its round is published; with physical "
+            "cards, players report their result. One table of a round can be changed."
+        ),
     )
     pairing_seed = models.CharField(
         max_length=64, help_text=_("Seed of every draw: the same seed gives the same pairings.")

@@ -76,6 +76,10 @@ IDENTICAL = {
     "Site",
     "Table",
     "Table %(number)s",
+    "table %(number)s",  # the console's lists: "Anne — table 3"
+    "(table %(number)s)",  # a fixed table beside a name
+    "Console",  # the organiser's console: the same word in French
+    "%(name)s — console",
     "Tables",
     "invitation",
     "invitations",

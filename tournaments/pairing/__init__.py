@@ -29,6 +29,7 @@ from tournaments.pairing.brackets import (
     single_elimination,
 )
 from tournaments.pairing.checks import check_tables
+from tournaments.pairing.draw import measure_tables
 from tournaments.pairing.factory import FORMAT_OPTIONS, FORMATS, pair_round
 from tournaments.pairing.sizes import table_sizes
 from tournaments.pairing.stages import cut, split_groups
@@ -72,6 +73,7 @@ __all__ = [
     "cut",
     "double_elimination",
     "knockout",
+    "measure_tables",
     "pair_round",
     "seeding_order",
     "single_elimination",

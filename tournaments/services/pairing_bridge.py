@@ -177,33 +177,51 @@ def fixed_tables(tournament: Tournament) -> dict[int, int]:
     return dict(rows.values_list("id", "fixed_table"))
 
 
-def at_fixed_tables(draw: pairing.Pairing, fixed: Mapping[int, int]) -> pairing.Pairing:
-    """The draw with whole tables moved so that each fixed player's table has their number.
+def at_fixed_tables(
+    draw: pairing.Pairing, fixed: Mapping[int, int]
+) -> tuple[pairing.Pairing, bool]:
+    """The draw with each fixed player at the table of their number, and whether a player
+    had to be moved for it (then the draw's own warnings are stale: check the round again).
 
-    Only the order of the tables changes (who sits with whom, and in which seat, is the
-    draw's), so the pure layer never hears of table numbers. Lower numbers are settled
-    first; a table already given its number stays, and a number beyond the round's tables
-    is not given: :func:`fixed_table_warnings` names whoever is not at their table.
+    First whole tables move (who sits with whom, and in which seat, stays the draw's), so
+    the pure layer never hears of table numbers; lower numbers are settled first. A fixed
+    player still elsewhere (two of them drawn at one table) then trades places with a player
+    of their table who is not kept there. A number beyond the round's tables is not given:
+    :func:`fixed_table_warnings` names whoever is not at their table.
     """
     order = list(range(len(draw.tables)))  # order[i]: the drawn table now at position i
     settled: set[int] = set()
-    for reg, number in sorted(fixed.items(), key=lambda item: (item[1], item[0])):
+    wanted = sorted(fixed.items(), key=lambda item: (item[1], item[0]))
+    for reg, number in wanted:
         target = number - 1
         here = next((i for i, t in enumerate(order) if reg in draw.tables[t]), None)
         if here is None or target >= len(order) or here in settled or target in settled:
             continue
         order[here], order[target] = order[target], order[here]
         settled.add(target)
-    if order == sorted(order):
-        return draw
     # The draw's warnings name tables by number: each follows its table to its new place.
     moved = {drawn + 1: place + 1 for place, drawn in enumerate(order)}
     warnings = tuple(
         w if w.table is None else dataclasses.replace(w, table=moved.get(w.table, w.table))
         for w in draw.warnings
     )
-    tables = tuple(draw.tables[drawn] for drawn in order)
-    return dataclasses.replace(draw, tables=tables, warnings=warnings)
+    tables = [list(draw.tables[drawn]) for drawn in order]
+    traded = False
+    for reg, number in wanted:
+        target = number - 1
+        here = next((i for i, t in enumerate(tables) if reg in t), None)
+        if here is None or here == target or target >= len(tables):
+            continue
+        partner = next((p for p in tables[target] if p not in fixed), None)
+        if partner is None:
+            continue
+        a, b = tables[here].index(reg), tables[target].index(partner)
+        tables[here][a], tables[target][b] = partner, reg
+        traded = True
+    if order == sorted(order) and not traded:
+        return draw, False
+    placed = tuple(tuple(t) for t in tables)
+    return dataclasses.replace(draw, tables=placed, warnings=warnings), traded
 
 
 def fixed_table_warnings(round_: Round) -> list[dict[str, Any]]:

@@ -107,7 +107,7 @@ def _round_drawn(
         draw = draw_round_in_groups(tournament, stage, fmt, number, attempt)
     else:
         draw = draw_round(tournament, fmt, number, attempt)
-    draw = at_fixed_tables(draw, fixed_tables(tournament))
+    draw, traded = at_fixed_tables(draw, fixed_tables(tournament))
     names = selectors.registration_names(tournament)
     round_ = Round.objects.create(
         tournament=tournament,
@@ -119,8 +119,10 @@ def _round_drawn(
         created_by=by if by is not None and by.is_authenticated else None,
     )
     save_draw(round_, draw)
-    extra = fixed_table_warnings(round_)
-    if extra:
+    if traded:  # players moved to their fixed tables: the draw's own warnings may be stale
+        round_.warnings = round_check(round_=round_)
+        round_.save(update_fields=["warnings"])
+    elif extra := fixed_table_warnings(round_):
         round_.warnings = [*round_.warnings, *extra]
         round_.save(update_fields=["warnings"])
     return round_
@@ -198,10 +200,7 @@ def table_edit(
         TableSeat(table=table, seat=seat, registration=regs[reg])
         for seat, reg in enumerate(registrations)
     )
-    warnings = round_check(round_=round_)
-    round_.warnings = warnings
-    round_.save(update_fields=["warnings"])
-    return TableEdit(table=table, warnings=warnings)
+    return TableEdit(table=table, warnings=_rechecked(round_))
 
 
 @transaction.atomic
@@ -345,11 +344,21 @@ def _seat_of(round_: Round, registration: int) -> TableSeat:
 
 
 def _rechecked(round_: Round) -> list[dict[str, Any]]:
-    """The draft's warnings computed again from its tables as they now stand, and kept."""
+    """The draft's warnings and quality figures computed again from its tables as they now
+    stand, and kept."""
     warnings = round_check(round_=round_)
     round_.warnings = warnings
-    round_.save(update_fields=["warnings"])
+    round_.quality = round_quality(round_=round_)
+    round_.save(update_fields=["warnings", "quality"])
     return warnings
+
+
+def round_quality(*, round_: Round) -> dict[str, float]:
+    """The quality figures of the round's tables as they stand (repeats, spreads, seats)."""
+    inputs = pairing_inputs(round_.tournament, round_.number)
+    tables, byes = round_layout(round_)
+    figures = pairing.measure_tables(tables, byes, inputs.entrants, inputs.history, inputs.rule)
+    return {key: float(value) for key, value in figures.items()}
 
 
 @transaction.atomic
