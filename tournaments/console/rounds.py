@@ -184,7 +184,11 @@ def pair(request: HttpRequest, pk: int) -> HttpResponse:
         context = {
             "tournament": tournament,
             "error": str(exc),
-            "missing": isinstance(exc, ResultsMissing),
+            "missing": (
+                selectors.tables_missing_results(tournament)
+                if isinstance(exc, ResultsMissing)
+                else []
+            ),
             "force": force or isinstance(exc, ResultsMissing),
             "beyond_planned": beyond or isinstance(exc, BeyondPlanned),
             "nav_section": "tournaments",

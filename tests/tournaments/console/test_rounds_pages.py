@@ -82,7 +82,8 @@ def test_pairing_over_missing_results_asks_and_names_the_tables(
     refused = desk.post(console(nine, "rounds/pair/"))
     assert refused.status_code == 409
     page = refused.content.decode()
-    assert "round 1, tables 1, 2, 3" in page
+    for number in (1, 2, 3):
+        assert f"round 1, table {number}<" in page
     assert 'id="pair-anyway"' in page
     assert 'name="force"' in page
     assert nine.rounds.count() == 1
