@@ -1,7 +1,9 @@
 """Admin: clubs with their members and organisers, players, tournaments with their rounds and registrations, result history.
 
 Results are read-only here: a correction is a new version made through the services (the
-organiser's API), never an edit of a stored version.
+organiser's API), never an edit of a stored version. Rounds and tables are read-only too: a
+round is drawn, edited, confirmed and released by the pairing services only (the console or
+the API), so the admin can never release a round that was never paired.
 """
 
 from __future__ import annotations
@@ -75,7 +77,9 @@ class StageInline(admin.TabularInline):
 class RegistrationInline(admin.TabularInline):
     model = Registration
     extra = 0
-    fields = ["player", "seed", "checked_in", "late_entry_round", "dropped_after_round"]
+    fields = [
+        "player", "seed", "checked_in", "late_entry_round", "dropped_after_round", "fixed_table",
+    ]  # fmt: skip
     autocomplete_fields = ["player"]
 
 
@@ -185,30 +189,73 @@ class TournamentAdmin(admin.ModelAdmin):
         return form
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never added or changed here: the pairing services are the one way in."""
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 class TableSeatInline(admin.TabularInline):
+    """A table's seats in order, as the draw (or the organiser's hand on a draft) made them."""
+
     model = TableSeat
     extra = 0
-    autocomplete_fields = ["registration"]
+    fields = ["seat", "registration"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class TableInline(admin.TabularInline):
+    """A round's tables, read-only: pairing happens through the services only."""
+
+    model = Table
+    extra = 0
+    fields = ["number", "is_bye", "on_paper", "stream_id"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Registration)
 class RegistrationAdmin(admin.ModelAdmin):
-    list_display = ["player", "tournament", "seed", "checked_in", "dropped_after_round"]
+    list_display = [
+        "player", "tournament", "seed", "checked_in", "fixed_table", "dropped_after_round",
+    ]  # fmt: skip
     list_filter = ["tournament"]
     search_fields = ["player__display_name", "tournament__name"]
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
+    """Every round as drawn; pair, edit, confirm and release it from the console."""
+
     list_display = ["tournament", "number", "attempt", "state", "created_at"]
     list_filter = ["state", "tournament"]
-    readonly_fields = ["quality", "warnings", "created_by", "created_at"]
+    readonly_fields = [f.name for f in Round._meta.fields]
+    inlines = [TableInline]
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "round", "number", "is_bye", "stream_id"]
-    list_filter = ["round__tournament"]
+class TableAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "round", "number", "is_bye", "on_paper", "stream_id"]
+    list_filter = ["round__tournament", "on_paper"]
+    readonly_fields = [f.name for f in Table._meta.fields]
     inlines = [TableSeatInline]
 
 

@@ -54,3 +54,10 @@ class TooLarge(TournamentError):
 
     status = 413
     code = "too_large"
+
+
+class BeyondPlanned(TournamentError):
+    """Pairing a round past the planned number without saying so (``beyond_planned``)."""
+
+    status = 409
+    code = "beyond_planned"

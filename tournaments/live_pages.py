@@ -45,7 +45,7 @@ def _public_round(request: HttpRequest, tournament: Tournament, number: int) -> 
 def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings' live region."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    context = pages.standings_context(tournament)
+    context = pages.standings_context(tournament, request.user)
     return render(request, "tournaments/_standings_region.html", context)
 
 

@@ -103,6 +103,13 @@ class LateEntryAward(models.TextChoices):
     HALF_BYE = "half_bye", _("Half a bye's points for each round missed")
 
 
+class TableMode(models.TextChoices):
+    """Where a tournament's tables play unless the organiser says otherwise for one table."""
+
+    HERALD = "herald", _("On Herald")
+    PAPER = "paper", _("With physical cards (on paper)")
+
+
 class Tournament(models.Model):
     """One tournament of one game, run by its organisers."""
 
@@ -144,6 +151,16 @@ class Tournament(models.Model):
         ),
     )
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_mode = models.CharField(
+        _("tables play"),
+        max_length=8,
+        choices=TableMode.choices,
+        default=TableMode.HERALD,
+        help_text=_(
+            "On Herald, each table's game opens when its round is published; with physical "
+            "cards, players report their result. One table of a round can be changed."
+        ),
+    )
     pairing_seed = models.CharField(
         max_length=64, help_text=_("Seed of every draw: the same seed gives the same pairings.")
     )
@@ -236,6 +253,12 @@ class Registration(models.Model):
     # Beyond the tournament's player cap: not paired until a drop (or a raised cap) frees a
     # place; the earliest registered is promoted first.
     waitlisted = models.BooleanField(_("waitlisted"), default=False)
+    fixed_table = models.PositiveSmallIntegerField(
+        _("fixed table"),
+        null=True,
+        blank=True,
+        help_text=_("The table this player always sits at (e.g. table 1, nearest the door)."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -312,6 +335,11 @@ class Table(models.Model):
     # The event store's Stream id (a UUID). Kept as a plain value, not a foreign key, so the
     # tournaments app migrates without the events app; ``selectors.table_stream`` resolves it.
     stream_id = models.UUIDField(null=True, blank=True)
+    on_paper = models.BooleanField(
+        _("on paper"),
+        default=False,
+        help_text=_("Played with physical cards: no game opens on Herald for it."),
+    )
 
     class Meta:
         verbose_name = _("table")

@@ -145,8 +145,9 @@ def _points_in_words(points: Any) -> str:
     return ngettext("%(points)s point", "%(points)s points", count) % {"points": _number(points)}
 
 
-def _round(tournament: Tournament, number: int) -> Round:
-    round_ = selectors.round_live(tournament, number)
+def _round(request: HttpRequest, tournament: Tournament, number: int) -> Round:
+    """Round ``number`` as the viewer may see it: a draft is a 404 but to its organisers."""
+    round_ = selectors.round_live_for(tournament, number, request.user)
     if round_ is None:
         raise Http404(
             gettext("{name} has no round {number}.").format(name=tournament.name, number=number)
@@ -157,7 +158,7 @@ def _round(tournament: Tournament, number: int) -> Round:
 def pairings_by_table(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Round ``number``'s tables in order, each seat with the player's name and points."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    context = pairings_by_table_context(request, tournament, _round(tournament, number))
+    context = pairings_by_table_context(request, tournament, _round(request, tournament, number))
     return render(request, "tournaments/pairings_by_table.html", context)
 
 
@@ -177,7 +178,7 @@ def pairings_by_table_context(
 def pairings_by_name(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Everyone of round ``number`` alphabetically: where to sit."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    context = pairings_by_name_context(tournament, _round(tournament, number))
+    context = pairings_by_name_context(tournament, _round(request, tournament, number))
     return render(request, "tournaments/pairings_by_name.html", context)
 
 
@@ -190,11 +191,14 @@ def pairings_by_name_context(tournament: Tournament, round_: Round) -> dict[str,
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings with every tie-breaker the tournament uses."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    return render(request, "tournaments/standings.html", standings_context(tournament))
+    return render(
+        request, "tournaments/standings.html", standings_context(tournament, request.user)
+    )
 
 
-def standings_context(tournament: Tournament) -> dict[str, Any]:
-    """What the standings draw (the page, and its live region's fragment)."""
+def standings_context(tournament: Tournament, user: Any) -> dict[str, Any]:
+    """What the standings draw for ``user`` (the page, and its live region's fragment): the
+    latest round is one they may see, a draft only for its organisers."""
     names = tournament.tiebreakers
     lines = selectors.tournament_standings(tournament)
     return {
@@ -205,7 +209,7 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         ],
         "grouped": any(line.group for line in lines),
         "tiebreakers": [TIEBREAKER_LABELS.get(name, name) for name in names],
-        "latest": selectors.round_latest(tournament),
+        "latest": selectors.round_latest_for(tournament, user),
         "played": selectors.tournament_rounds(tournament)
         .filter(state__in=selectors.LIVE_STATES)
         .order_by("-number")
@@ -243,7 +247,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
 def pairings_csv(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Round ``number``'s pairings as CSV, one line per seat."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    round_ = _round(tournament, number)
+    round_ = _round(request, tournament, number)
     text = exports.pairings_csv(selectors.pairings_by_table(round_))
     return _csv(text, f"tournament-{tournament.pk}-round-{number}.csv")
 

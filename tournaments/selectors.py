@@ -111,6 +111,36 @@ def round_latest(tournament: Tournament) -> Round | None:
     return tournament_rounds(tournament).order_by("-number").first()
 
 
+def round_visible_to(round_: Round, user: AnyUser) -> bool:
+    """Whether ``user`` may see ``round_``'s tables: a draft (or a superseded one) only by
+    those who run the tournament; a confirmed or released round by anyone."""
+    return round_.state in LIVE_STATES or user_is_organiser(user, round_.tournament)
+
+
+def rounds_visible_to(tournament: Tournament, user: AnyUser) -> QuerySet[Round]:
+    """Every round of ``tournament`` ``user`` may see (drafts only for its organisers)."""
+    rounds = tournament.rounds.all()
+    if user_is_organiser(user, tournament):
+        return rounds
+    return rounds.filter(state__in=LIVE_STATES)
+
+
+def round_live_for(tournament: Tournament, number: int, user: AnyUser) -> Round | None:
+    """Round ``number`` as ``user`` may see it: None for a draft unless they run it."""
+    round_ = round_live(tournament, number)
+    if round_ is None or not round_visible_to(round_, user):
+        return None
+    return round_
+
+
+def round_latest_for(tournament: Tournament, user: AnyUser) -> Round | None:
+    """The latest round ``user`` may see."""
+    rounds = tournament_rounds(tournament)
+    if not user_is_organiser(user, tournament):
+        rounds = rounds.filter(state__in=LIVE_STATES)
+    return rounds.order_by("-number").first()
+
+
 def round_tables(round_: Round) -> QuerySet[Table]:
     """The round's tables with seats, players and results loaded (byes last)."""
     return round_.tables.order_by("is_bye", "number").prefetch_related(
@@ -388,6 +418,7 @@ class TableLine:
     seats: list[SeatLine]
     result: dict[str, Any] | None
     stream_id: Any = None  # the table's game stream, when it is played on Herald
+    on_paper: bool = False  # played with physical cards: results reported, no game stream
 
 
 def pairings_by_table(round_: Round) -> list[TableLine]:
@@ -408,7 +439,11 @@ def pairings_by_table(round_: Round) -> list[TableLine]:
             for seat in table.seats.all()
         ]
         shown = None if result is None else {"ranks": result.ranks, "scores": result.scores}
-        lines.append(TableLine(table.id, table.number, table.is_bye, seats, shown, table.stream_id))
+        lines.append(
+            TableLine(
+                table.id, table.number, table.is_bye, seats, shown, table.stream_id, table.on_paper
+            )
+        )
     return lines
 
 

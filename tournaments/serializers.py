@@ -161,7 +161,7 @@ class TableSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Table
-        fields = ["id", "number", "is_bye", "match_id", "stream_id", "seats", "result"]
+        fields = ["id", "number", "is_bye", "on_paper", "match_id", "stream_id", "seats", "result"]
 
     def get_result(self, obj: Table) -> dict[str, Any] | None:
         result = selectors.table_confirmed_result(obj)
@@ -199,6 +199,9 @@ class RoundSummarySerializer(serializers.ModelSerializer):
 class RoundPairSerializer(serializers.Serializer):
     force = serializers.BooleanField(
         default=False, help_text="Pair even though earlier tables have no confirmed result."
+    )
+    beyond_planned = serializers.BooleanField(
+        default=False, help_text="Pair a round after the tournament's rounds_planned."
     )
 
 

@@ -3,7 +3,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.console import hub, screen, setup
+from tournaments.console import hub, rounds, screen, setup
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", hub.hub, name="console"),
@@ -21,4 +21,20 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("join-link/", setup.join_link_renew, name="console-setup-join-renew"),
     path("poster/", setup.poster, name="console-setup-poster"),
+    # rounds: pair, the draft, swaps and moves, Herald or paper, confirm, publish
+    path("rounds/pair/", rounds.pair, name="console-rounds-pair"),
+    path("rounds/table-mode/", rounds.table_mode, name="console-rounds-table-mode"),
+    path("rounds/fixed-table/", rounds.fixed_table, name="console-rounds-fixed-table"),
+    path("rounds/<int:number>/", rounds.round_page, name="console-rounds-round"),
+    path("rounds/<int:number>/swap/", rounds.swap, name="console-rounds-swap"),
+    path("rounds/<int:number>/move/", rounds.move, name="console-rounds-move"),
+    path("rounds/<int:number>/repair/", rounds.repair, name="console-rounds-repair"),
+    path("rounds/<int:number>/tables/", rounds.add_table, name="console-rounds-add-table"),
+    path(
+        "rounds/<int:number>/tables/<int:table>/paper/",
+        rounds.paper,
+        name="console-rounds-paper",
+    ),
+    path("rounds/<int:number>/confirm/", rounds.confirm, name="console-rounds-confirm"),
+    path("rounds/<int:number>/publish/", rounds.publish, name="console-rounds-publish"),
 ]

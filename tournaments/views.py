@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -184,11 +185,13 @@ class RegistrationDropView(TournamentView):
 # -- rounds ------------------------------------------------------------------------------------
 class RoundListView(TournamentView):
     @extend_schema(
-        responses=RoundSummarySerializer(many=True), summary="Rounds (superseded drafts too)"
+        responses=RoundSummarySerializer(many=True),
+        summary="Rounds (drafts and superseded drafts for the tournament's organisers only)",
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
-        return Response(RoundSummarySerializer(tournament.rounds.all(), many=True).data)
+        rounds = selectors.rounds_visible_to(tournament, request.user)
+        return Response(RoundSummarySerializer(rounds, many=True).data)
 
     @extend_schema(
         request=RoundPairSerializer,
@@ -198,8 +201,13 @@ class RoundListView(TournamentView):
     def post(self, request: Request, pk: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
         require_organiser(request, tournament, "pair rounds")
-        force = self.body(RoundPairSerializer, request)["force"]
-        round_ = services.round_pair_next(tournament=tournament, by=request.user, force=force)
+        body = self.body(RoundPairSerializer, request)
+        round_ = services.round_pair_next(
+            tournament=tournament,
+            by=request.user,
+            force=body["force"],
+            beyond_planned=body["beyond_planned"],
+        )
         return Response(RoundSerializer(round_).data, status=status.HTTP_201_CREATED)
 
 
@@ -207,12 +215,21 @@ def _round(pk: int) -> Round:
     return get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
 
 
+def _visible(request: Request, round_: Round) -> None:
+    """A draft is a 404 to whoever does not run the tournament: draft pairings stay hidden."""
+    if not selectors.round_visible_to(round_, request.user):
+        raise Http404(gettext("No such round."))
+
+
 class RoundDetailView(TournamentView):
     @extend_schema(
-        responses={200: RoundSerializer, 404: ERRORS[404]}, summary="A round with its tables"
+        responses={200: RoundSerializer, 404: ERRORS[404]},
+        summary="A round with its tables (a draft for the tournament's organisers only)",
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(RoundSerializer(_round(pk)).data)
+        round_ = _round(pk)
+        _visible(request, round_)
+        return Response(RoundSerializer(round_).data)
 
 
 class RoundRepairView(TournamentView):
@@ -235,7 +252,8 @@ class RoundConfirmView(TournamentView):
     def post(self, request: Request, pk: int) -> Response:
         round_ = _round(pk)
         require_organiser(request, round_.tournament)
-        return Response(RoundSerializer(services.round_confirm(round_=round_)).data)
+        confirmed = services.round_confirm(round_=round_, by=request.user)
+        return Response(RoundSerializer(confirmed).data)
 
 
 class RoundReleaseView(TournamentView):
@@ -262,7 +280,7 @@ class RoundTablesView(TournamentView):
         round_ = _round(pk)
         require_organiser(request, round_.tournament)
         table = services.table_add(
-            round_=round_, is_bye=self.body(TableAddSerializer, request)["is_bye"]
+            round_=round_, is_bye=self.body(TableAddSerializer, request)["is_bye"], by=request.user
         )
         return Response(TableSerializer(table).data, status=status.HTTP_201_CREATED)
 
@@ -275,7 +293,9 @@ def _table(pk: int) -> Table:
 class TableDetailView(TournamentView):
     @extend_schema(responses={200: TableSerializer, 404: ERRORS[404]}, summary="A table")
     def get(self, request: Request, pk: int) -> Response:
-        return Response(TableSerializer(_table(pk)).data)
+        table = _table(pk)
+        _visible(request, table.round)
+        return Response(TableSerializer(table).data)
 
     @extend_schema(
         request=TableEditSerializer,
@@ -286,7 +306,7 @@ class TableDetailView(TournamentView):
         table = _table(pk)
         require_organiser(request, table.round.tournament)
         regs = self.body(TableEditSerializer, request)["registrations"]
-        edit = services.table_edit(table=table, registrations=regs)
+        edit = services.table_edit(table=table, registrations=regs, by=request.user)
         return Response({"table": TableSerializer(_table(pk)).data, "warnings": edit.warnings})
 
 
@@ -295,7 +315,9 @@ class TableResultsView(TournamentView):
         responses=ResultSerializer(many=True), summary="Every version of the table's result"
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(ResultSerializer(_table(pk).results.all(), many=True).data)
+        table = _table(pk)
+        _visible(request, table.round)
+        return Response(ResultSerializer(table.results.all(), many=True).data)
 
     @extend_schema(
         request=ResultEnterSerializer,

@@ -78,6 +78,8 @@ IDENTICAL = {
     "Site",
     "Table",
     "Table %(number)s",
+    "table %(number)s",  # the console's lists: "Anne — table 3"
+    "(table %(number)s)",  # a fixed table beside a name
     "Tables",
     "invitation",
     "invitations",

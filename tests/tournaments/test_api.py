@@ -285,6 +285,7 @@ def _queries_per_page(players: int) -> list[int]:
     with CaptureQueriesContext(connection) as pairing_queries:
         second = services.round_pair_next(tournament=tournament)
     counts = [len(pairing_queries.captured_queries)]
+    services.round_confirm(round_=second)  # a draft is no one's to read but its organisers'
     for url in (
         f"/api/v1/rounds/{second.pk}",
         f"/api/v1/tournaments/{tournament.pk}/standings",

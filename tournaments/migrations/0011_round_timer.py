@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0008_console_setup'),
+        ('tournaments', '0009_console_rounds'),
     ]
 
     operations = [

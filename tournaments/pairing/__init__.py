@@ -30,6 +30,7 @@ from tournaments.pairing.brackets import (
     single_elimination,
 )
 from tournaments.pairing.checks import check_tables
+from tournaments.pairing.draw import measure_tables
 from tournaments.pairing.factory import FORMAT_OPTIONS, FORMATS, pair_round
 from tournaments.pairing.seasons import (
     SeasonRow,
@@ -82,6 +83,7 @@ __all__ = [
     "cut",
     "double_elimination",
     "knockout",
+    "measure_tables",
     "pair_round",
     "parse_points",
     "placement_points",

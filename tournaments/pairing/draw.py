@@ -129,6 +129,27 @@ def quality(
     }
 
 
+def measure_tables(
+    tables: Sequence[Sequence[int]],
+    byes: Sequence[int],
+    entrants: Sequence[Entrant],
+    history: History,
+    rule: TableRule,
+) -> Mapping[str, float]:
+    """The quality figures of tables as they stand (a draft edited by hand), the same as a
+    draw's; a seat of someone who is not an active entrant is left out of the figures.
+
+    >>> rule = TableRule(preferred=2, allowed=(2,))
+    >>> people = [Entrant(1), Entrant(2), Entrant(3), Entrant(4)]
+    >>> measure_tables([(1, 2), (3, 4)], [], people, History(((1, 2),), (1,)), rule)["repeat_pairs"]
+    1.0
+    """
+    known = {e.id for e in entrants}
+    seated = [tuple(e for e in t if e in known) for t in tables]
+    state = read_round(entrants, history, rule, round_number=1, seed="measure")
+    return quality(state, [t for t in seated if t], [b for b in byes if b in known])
+
+
 def floaters(tables: Sequence[Sequence[int]], points: Mapping[int, float]) -> int:
     """Entrants seated with a score other than their table's most common score."""
     total = 0

@@ -15,6 +15,7 @@ because it writes tables inside its callers' transactions, not as an API of its 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +24,15 @@ from django.utils.translation import gettext
 
 from tournaments import pairing, selectors
 from tournaments.errors import InvalidInput
-from tournaments.models import Registration, Round, Stage, Table, TableSeat, Tournament
+from tournaments.models import (
+    Registration,
+    Round,
+    Stage,
+    Table,
+    TableMode,
+    TableSeat,
+    Tournament,
+)
 
 
 def table_rule(tournament: Tournament) -> pairing.TableRule:
@@ -162,12 +171,87 @@ def _merged(draws: Sequence[pairing.Pairing]) -> pairing.Pairing:
     )
 
 
+def fixed_tables(tournament: Tournament) -> dict[int, int]:
+    """Registration id -> the table number it is kept at (players who need their table)."""
+    rows = tournament.registrations.filter(fixed_table__isnull=False, dropped_after_round=None)
+    return dict(rows.values_list("id", "fixed_table"))
+
+
+def at_fixed_tables(
+    draw: pairing.Pairing, fixed: Mapping[int, int]
+) -> tuple[pairing.Pairing, bool]:
+    """The draw with each fixed player at the table of their number, and whether a player
+    had to be moved for it (then the draw's own warnings are stale: check the round again).
+
+    First whole tables move (who sits with whom, and in which seat, stays the draw's), so
+    the pure layer never hears of table numbers; lower numbers are settled first. A fixed
+    player still elsewhere (two of them drawn at one table) then trades places with a player
+    of their table who is not kept there. A number beyond the round's tables is not given:
+    :func:`fixed_table_warnings` names whoever is not at their table.
+    """
+    order = list(range(len(draw.tables)))  # order[i]: the drawn table now at position i
+    settled: set[int] = set()
+    wanted = sorted(fixed.items(), key=lambda item: (item[1], item[0]))
+    for reg, number in wanted:
+        target = number - 1
+        here = next((i for i, t in enumerate(order) if reg in draw.tables[t]), None)
+        if here is None or target >= len(order) or here in settled or target in settled:
+            continue
+        order[here], order[target] = order[target], order[here]
+        settled.add(target)
+    # The draw's warnings name tables by number: each follows its table to its new place.
+    moved = {drawn + 1: place + 1 for place, drawn in enumerate(order)}
+    warnings = tuple(
+        w if w.table is None else dataclasses.replace(w, table=moved.get(w.table, w.table))
+        for w in draw.warnings
+    )
+    tables = [list(draw.tables[drawn]) for drawn in order]
+    traded = False
+    for reg, number in wanted:
+        target = number - 1
+        here = next((i for i, t in enumerate(tables) if reg in t), None)
+        if here is None or here == target or target >= len(tables):
+            continue
+        partner = next((p for p in tables[target] if p not in fixed), None)
+        if partner is None:
+            continue
+        a, b = tables[here].index(reg), tables[target].index(partner)
+        tables[here][a], tables[target][b] = partner, reg
+        traded = True
+    if order == sorted(order) and not traded:
+        return draw, False
+    placed = tuple(tuple(t) for t in tables)
+    return dataclasses.replace(draw, tables=placed, warnings=warnings), traded
+
+
+def fixed_table_warnings(round_: Round) -> list[dict[str, Any]]:
+    """One warning per fixed player of the round who does not sit at their table."""
+    fixed = fixed_tables(round_.tournament)
+    if not fixed:
+        return []
+    names = selectors.registration_names(round_.tournament)
+    seats = TableSeat.objects.filter(table__round=round_, registration_id__in=list(fixed))
+    warnings = []
+    for reg, number, is_bye in seats.values_list(
+        "registration_id", "table__number", "table__is_bye"
+    ):
+        if is_bye or number == fixed[reg]:
+            continue
+        text = gettext("{name} needs table {fixed} but sits at table {number}.").format(
+            name=names.get(reg, reg), fixed=fixed[reg], number=number
+        )
+        warnings.append({"code": "fixed_table", "table": number, "text": text})
+    return warnings
+
+
 def save_draw(round_: Round, draw: pairing.Pairing) -> None:
-    """Plain values → rows: one Table per table (seats in order), one per bye."""
+    """Plain values → rows: one Table per table (seats in order), one per bye; each played
+    table on Herald or on paper as the tournament says."""
     layout = [(seats, False) for seats in draw.tables] + [((reg,), True) for reg in draw.byes]
+    on_paper = round_.tournament.table_mode == TableMode.PAPER
     # Two INSERTs whatever the size: tables first (their ids come back), then every seat.
     tables = Table.objects.bulk_create(
-        Table(round=round_, number=number, is_bye=is_bye)
+        Table(round=round_, number=number, is_bye=is_bye, on_paper=on_paper and not is_bye)
         for number, (_, is_bye) in enumerate(layout, start=1)
     )
     TableSeat.objects.bulk_create(
@@ -186,7 +270,8 @@ def table_with_seats(
     is_bye: bool,
 ) -> Table:
     """One table of ``round_`` with ``seats`` (registration ids, seat 0 first) as rows."""
-    table = Table.objects.create(round=round_, number=number, is_bye=is_bye)
+    on_paper = round_.tournament.table_mode == TableMode.PAPER and not is_bye
+    table = Table.objects.create(round=round_, number=number, is_bye=is_bye, on_paper=on_paper)
     TableSeat.objects.bulk_create(
         TableSeat(table=table, seat=seat, registration=regs[reg]) for seat, reg in enumerate(seats)
     )

@@ -14,8 +14,8 @@ from django.utils.translation import gettext
 from engine.core.errors import EngineError
 from events.services import stream_open
 from tournaments import live, pairing, selectors
-from tournaments.errors import InvalidInput, ResultsMissing, WrongState
-from tournaments.models import Format, Round, Table, TableSeat, Tournament
+from tournaments.errors import BeyondPlanned, InvalidInput, ResultsMissing, WrongState
+from tournaments.models import Format, Registration, Round, Table, TableMode, TableSeat, Tournament
 from tournaments.services._common import (
     BRACKET_FORMATS,
     PAIRED_FORMATS,
@@ -24,8 +24,11 @@ from tournaments.services._common import (
 )
 from tournaments.services.brackets import bracket_round_entrants, round_from_bracket
 from tournaments.services.pairing_bridge import (
+    at_fixed_tables,
     draw_round,
     draw_round_in_groups,
+    fixed_table_warnings,
+    fixed_tables,
     pairing_inputs,
     rendered_warnings,
     round_layout,
@@ -40,12 +43,17 @@ BLOCKING_WARNINGS = {"seated_twice", "missing", "unknown"}
 
 @transaction.atomic
 def round_pair_next(
-    *, tournament: Tournament, by: AbstractBaseUser | None = None, force: bool = False
+    *,
+    tournament: Tournament,
+    by: AbstractBaseUser | None = None,
+    force: bool = False,
+    beyond_planned: bool = False,
 ) -> Round:
     """Draw the next round as a draft.
 
-    Refused while a draft is open, and — unless ``force`` — while tables of earlier rounds
-    have no confirmed result (the refusal names them). ``by`` must run the tournament.
+    Refused while a draft is open, — unless ``force`` — while tables of earlier rounds have
+    no confirmed result (the refusal names them), and — unless ``beyond_planned`` — when the
+    round would come after the ``rounds_planned``. ``by`` must run the tournament.
     """
     check_organiser(by, tournament, "pair rounds")
     Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -67,6 +75,14 @@ def round_pair_next(
             tables=[t.id for t in missing],
         )
     number = next_round_number(tournament)
+    planned = tournament.rounds_planned
+    if planned and number > planned and not beyond_planned:
+        raise BeyondPlanned(
+            gettext(
+                "{name} planned {planned} rounds: round {number} would be one more. "
+                "Pair it anyway by saying so (beyond_planned)."
+            ).format(name=tournament.name, planned=planned, number=number)
+        )
     round_ = _round_drawn(tournament, number, attempt=1, by=by)
     if tournament.status != Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.RUNNING
@@ -91,6 +107,7 @@ def _round_drawn(
         draw = draw_round_in_groups(tournament, stage, fmt, number, attempt)
     else:
         draw = draw_round(tournament, fmt, number, attempt)
+    draw, traded = at_fixed_tables(draw, fixed_tables(tournament))
     names = selectors.registration_names(tournament)
     round_ = Round.objects.create(
         tournament=tournament,
@@ -102,6 +119,12 @@ def _round_drawn(
         created_by=by if by is not None and by.is_authenticated else None,
     )
     save_draw(round_, draw)
+    if traded:  # players moved to their fixed tables: the draw's own warnings may be stale
+        round_.warnings = round_check(round_=round_)
+        round_.save(update_fields=["warnings"])
+    elif extra := fixed_table_warnings(round_):
+        round_.warnings = [*round_.warnings, *extra]
+        round_.save(update_fields=["warnings"])
     return round_
 
 
@@ -134,7 +157,8 @@ def round_check(*, round_: Round) -> list[dict[str, Any]]:
         entrants = [e for e in entrants if e.id in expected]
     tables, byes = round_layout(round_)
     warnings = pairing.check_tables(tables, byes, entrants, inputs.history, inputs.rule)
-    return rendered_warnings(warnings, selectors.registration_names(tournament))
+    rendered = rendered_warnings(warnings, selectors.registration_names(tournament))
+    return rendered + fixed_table_warnings(round_)
 
 
 @dataclass(frozen=True)
@@ -146,9 +170,12 @@ class TableEdit:
 
 
 @transaction.atomic
-def table_edit(*, table: Table, registrations: Sequence[int]) -> TableEdit:
+def table_edit(
+    *, table: Table, registrations: Sequence[int], by: AbstractBaseUser | None = None
+) -> TableEdit:
     """Seat ``registrations`` (ids, seat 0 first) at a draft table; warn, never refuse, on
     rules the draw then breaks (repeat opponents, second bye, size, seated twice, missing)."""
+    check_organiser(by, table.round.tournament, "edit tables")
     round_ = Round.objects.select_for_update().get(pk=table.round_id)
     if round_.state != Round.State.DRAFT:
         raise WrongState(
@@ -173,15 +200,14 @@ def table_edit(*, table: Table, registrations: Sequence[int]) -> TableEdit:
         TableSeat(table=table, seat=seat, registration=regs[reg])
         for seat, reg in enumerate(registrations)
     )
-    warnings = round_check(round_=round_)
-    round_.warnings = warnings
-    round_.save(update_fields=["warnings"])
-    return TableEdit(table=table, warnings=warnings)
+    return TableEdit(table=table, warnings=_rechecked(round_))
 
 
 @transaction.atomic
-def table_add(*, round_: Round, is_bye: bool = False) -> Table:
+def table_add(*, round_: Round, is_bye: bool = False, by: AbstractBaseUser | None = None) -> Table:
     """An empty table (or bye) added to a draft, to be filled with :func:`table_edit`."""
+    check_organiser(by, round_.tournament, "edit tables")
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.state != Round.State.DRAFT:
         raise WrongState(
             gettext("Round {number} is {state}: tables can be added only to a draft.").format(
@@ -191,17 +217,19 @@ def table_add(*, round_: Round, is_bye: bool = False) -> Table:
     if is_bye:
         number = 1 + max(round_.tables.values_list("number", flat=True), default=0)
         return Table.objects.create(round=round_, number=number, is_bye=True)
+    on_paper = round_.tournament.table_mode == TableMode.PAPER
     played = round_.tables.filter(is_bye=False).values_list("number", flat=True)
     number = 1 + max(played, default=0)
     for bye in round_.tables.filter(is_bye=True, number__gte=number).order_by("-number"):
         bye.number += 1  # keep played tables numbered 1..k, byes after them
         bye.save(update_fields=["number"])
-    return Table.objects.create(round=round_, number=number, is_bye=False)
+    return Table.objects.create(round=round_, number=number, is_bye=False, on_paper=on_paper)
 
 
 @transaction.atomic
-def round_confirm(*, round_: Round) -> Round:
+def round_confirm(*, round_: Round, by: AbstractBaseUser | None = None) -> Round:
     """Fix the draft's tables; refused while a player is missing, seated twice or unknown."""
+    check_organiser(by, round_.tournament, "confirm rounds")
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     if locked.state != Round.State.DRAFT:
         raise WrongState(
@@ -219,6 +247,7 @@ def round_confirm(*, round_: Round) -> Round:
     locked.confirmed_at = timezone.now()
     locked.warnings = warnings
     locked.save(update_fields=["state", "confirmed_at", "warnings"])
+    live.announce(locked.tournament_id, "round")
     return locked
 
 
@@ -254,10 +283,11 @@ def round_release(*, round_: Round, by: AbstractBaseUser | None = None) -> Round
 
 
 def tables_open_streams(*, round_: Round, by: AbstractBaseUser | None = None) -> int:
-    """Open a game stream for each played table that has none; the number opened."""
+    """Open a game stream for each table played on Herald that has none; the number opened.
+    A table on paper gets none: its players report their result instead."""
     tournament = round_.tournament
     opened = 0
-    for table in round_.tables.filter(is_bye=False, stream_id__isnull=True):
+    for table in round_.tables.filter(is_bye=False, on_paper=False, stream_id__isnull=True):
         users = [
             s.registration.player.user
             for s in table.seats.select_related("registration__player__user")
@@ -281,3 +311,174 @@ def tables_open_streams(*, round_: Round, by: AbstractBaseUser | None = None) ->
         table.save(update_fields=["stream_id"])
         opened += 1
     return opened
+
+
+# -- the organiser's hand on a draft -------------------------------------------------------------
+def _draft_locked(round_: Round, what: str) -> Round:
+    """``round_`` locked for an edit; refused unless it is a draft."""
+    locked = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    if locked.state != Round.State.DRAFT:
+        raise WrongState(
+            gettext("Round {number} is {state}: {what} only in a draft.").format(
+                number=locked.number, state=locked.get_state_display().lower(), what=what
+            )
+        )
+    return locked
+
+
+def _seat_of(round_: Round, registration: int) -> TableSeat:
+    seat = (
+        TableSeat.objects.filter(table__round=round_, registration_id=registration)
+        .select_related("table")
+        .first()
+    )
+    if seat is None:
+        name = selectors.registration_names(round_.tournament).get(registration)
+        raise InvalidInput(
+            gettext("{name} has no seat in round {number}.").format(
+                name=name or gettext("Registration {id}").format(id=registration),
+                number=round_.number,
+            )
+        )
+    return seat
+
+
+def _rechecked(round_: Round) -> list[dict[str, Any]]:
+    """The draft's warnings and quality figures computed again from its tables as they now
+    stand, and kept."""
+    warnings = round_check(round_=round_)
+    round_.warnings = warnings
+    round_.quality = round_quality(round_=round_)
+    round_.save(update_fields=["warnings", "quality"])
+    return warnings
+
+
+def round_quality(*, round_: Round) -> dict[str, float]:
+    """The quality figures of the round's tables as they stand (repeats, spreads, seats)."""
+    inputs = pairing_inputs(round_.tournament, round_.number)
+    tables, byes = round_layout(round_)
+    figures = pairing.measure_tables(tables, byes, inputs.entrants, inputs.history, inputs.rule)
+    return {key: float(value) for key, value in figures.items()}
+
+
+@transaction.atomic
+def round_swap(
+    *, round_: Round, first: int, second: int, by: AbstractBaseUser | None = None
+) -> list[dict[str, Any]]:
+    """Two players of a draft (registration ids) trade places: at two tables they trade
+    tables and seats, at one table they trade seats. Answers the round's warnings after it."""
+    check_organiser(by, round_.tournament, "edit tables")
+    locked = _draft_locked(round_, gettext("players can be swapped"))
+    if first == second:
+        raise InvalidInput(gettext("Pick two different players to swap."))
+    a, b = _seat_of(locked, first), _seat_of(locked, second)
+    places = [(a.table, a.seat, b.registration_id), (b.table, b.seat, a.registration_id)]
+    TableSeat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+    TableSeat.objects.bulk_create(
+        TableSeat(table=table, seat=seat, registration_id=reg) for table, seat, reg in places
+    )
+    return _rechecked(locked)
+
+
+@transaction.atomic
+def round_seat_move(
+    *, round_: Round, registration: int, table: Table, by: AbstractBaseUser | None = None
+) -> list[dict[str, Any]]:
+    """Move a player of a draft to the last seat of ``table`` (an added table, a bye); a
+    player the draft left out is seated the same way. Answers the round's warnings."""
+    check_organiser(by, round_.tournament, "edit tables")
+    locked = _draft_locked(round_, gettext("players can be moved"))
+    if table.round_id != locked.pk:
+        raise InvalidInput(gettext("That table is not part of this round."))
+    reg = locked.tournament.registrations.filter(pk=registration).first()
+    if reg is None:
+        raise InvalidInput(
+            gettext("Registration {id} is not part of this tournament.").format(id=registration)
+        )
+    old = TableSeat.objects.filter(table__round=locked, registration=reg).first()
+    if old is not None and old.table_id == table.pk:
+        return _rechecked(locked)
+    if table.is_bye and table.seats.exists():
+        raise InvalidInput(gettext("A bye seats one player at most."))
+    if old is not None:
+        origin = old.table
+        old.delete()
+        for number, seat in enumerate(origin.seats.order_by("seat")):
+            if seat.seat != number:  # ascending: each seat moves down to a free number
+                seat.seat = number
+                seat.save(update_fields=["seat"])
+    last = table.seats.order_by("-seat").values_list("seat", flat=True).first()
+    TableSeat.objects.create(table=table, seat=0 if last is None else last + 1, registration=reg)
+    return _rechecked(locked)
+
+
+@transaction.atomic
+def table_set_paper(*, table: Table, on_paper: bool, by: AbstractBaseUser | None = None) -> Table:
+    """Play one table with physical cards (``on_paper``) or on Herald; until it is published."""
+    check_organiser(by, table.round.tournament, "choose where tables play")
+    round_ = Round.objects.select_for_update().get(pk=table.round_id)
+    if round_.state not in (Round.State.DRAFT, Round.State.CONFIRMED):
+        raise WrongState(
+            gettext(
+                "Round {number} is {state}: where a table plays is chosen before it is published."
+            ).format(number=round_.number, state=round_.get_state_display().lower())
+        )
+    if table.is_bye:
+        raise InvalidInput(gettext("A bye is not played: it has no cards to play with."))
+    table.on_paper = bool(on_paper)
+    table.save(update_fields=["on_paper"])
+    return table
+
+
+@transaction.atomic
+def tournament_set_table_mode(
+    *, tournament: Tournament, mode: str, by: AbstractBaseUser | None = None
+) -> Tournament:
+    """Where the tournament's tables play (:class:`TableMode`): every table of the next draws,
+    and the tables of a round not yet published."""
+    check_organiser(by, tournament, "choose where tables play")
+    if mode not in TableMode.values:
+        raise InvalidInput(
+            gettext("Tables play {choices}, not {mode}.").format(
+                choices=" or ".join(repr(v) for v in TableMode.values), mode=repr(mode)
+            )
+        )
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    locked.table_mode = mode
+    locked.save(update_fields=["table_mode"])
+    Table.objects.filter(
+        round__tournament=locked,
+        round__state__in=[Round.State.DRAFT, Round.State.CONFIRMED],
+        is_bye=False,
+    ).update(on_paper=mode == TableMode.PAPER)
+    tournament.table_mode = mode
+    return locked
+
+
+#: The largest table number a player may be fixed at: far beyond any club's room.
+FIXED_TABLE_LIMIT = 200
+
+
+@transaction.atomic
+def registration_fix_table(
+    *, registration: Registration, table: int | None, by: AbstractBaseUser | None = None
+) -> Registration:
+    """Keep a player at table ``table`` in every draw from now on (None: anywhere).
+
+    A draw moves whole tables, never players: the player's table gets that number. Two
+    players fixed at one table who are not drawn together cannot both have it; the round's
+    warnings then say who is not at their table."""
+    check_organiser(by, registration.tournament, "fix tables")
+    if table is not None and not 1 <= int(table) <= FIXED_TABLE_LIMIT:
+        raise InvalidInput(
+            gettext("A fixed table is a number from 1 to {limit}, not {table}.").format(
+                limit=FIXED_TABLE_LIMIT, table=table
+            )
+        )
+    locked = Registration.objects.select_for_update().get(pk=registration.pk)
+    locked.fixed_table = None if table is None else int(table)
+    locked.save(update_fields=["fixed_table"])
+    draft = locked.tournament.rounds.filter(state=Round.State.DRAFT).first()
+    if draft is not None:
+        _rechecked(draft)
+    return locked

@@ -6,12 +6,38 @@ from typing import Any
 
 from django import template
 
-from tournaments.models import Tournament
+from tournaments import selectors
+from tournaments.models import Round, TableMode, Tournament
 
 register = template.Library()
 
 
 @register.inclusion_tag("tournaments/console/_rounds.html", takes_context=True)
 def console_rounds(context: dict[str, Any], tournament: Tournament) -> dict[str, Any]:
-    """What the rounds section of the hub shows for ``tournament``."""
-    return {"tournament": tournament, "request": context.get("request")}
+    """What the rounds section of the hub shows for ``tournament``: its rounds, the button
+    that pairs the next one (and why it may ask first), where tables play, fixed tables."""
+    rounds = list(selectors.tournament_rounds(tournament))
+    draft = next((r for r in rounds if r.state == Round.State.DRAFT), None)
+    latest = rounds[-1] if rounds else None
+    next_number = 1 if latest is None else latest.number + 1
+    registrations = list(
+        tournament.registrations.filter(dropped_after_round__isnull=True)
+        .select_related("player")
+        .order_by("player__display_name")
+    )
+    planned = tournament.rounds_planned
+    return {
+        "tournament": tournament,
+        "request": context.get("request"),
+        "csrf_token": context.get("csrf_token"),
+        "error": context.get("rounds_error"),
+        "rounds": rounds,
+        "draft": draft,
+        "next_number": next_number,
+        "beyond_planned": bool(planned and next_number > planned),
+        "missing": selectors.tables_missing_results(tournament),
+        "finished": tournament.status == Tournament.Status.FINISHED,
+        "modes": TableMode.choices,
+        "registrations": registrations,
+        "fixed": [reg for reg in registrations if reg.fixed_table is not None],
+    }
