@@ -442,11 +442,16 @@ def tournament_list() -> QuerySet[Tournament]:
 
 
 def tables_by_stream(stream_ids: Iterable[Any]) -> dict[Any, Table]:
-    """Stream id -> its table, with round and tournament loaded (for naming a rated game)."""
-    tables = Table.objects.filter(stream_id__in=list(stream_ids)).select_related(
+    """Stream id -> its table, with round and tournament loaded (for naming a rated game); a
+    paper table is found by its report id (``Table.report_id``)."""
+    ids = list(stream_ids)
+    tables = Table.objects.filter(Q(stream_id__in=ids) | Q(report_id__in=ids)).select_related(
         "round__tournament"
     )
-    return {table.stream_id: table for table in tables}
+    found: dict[Any, Table] = {}
+    for table in tables:
+        found[table.report_id if table.stream_id is None else table.stream_id] = table
+    return found
 
 
 def display_names(user_ids: Iterable[int]) -> dict[int, str]:

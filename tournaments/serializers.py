@@ -229,6 +229,14 @@ class ResultEnterSerializer(serializers.Serializer):
         default=False,
         help_text="Organisers: enter the result as final (settles a conflict) even if seated.",
     )
+    reason = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=500,
+        help_text="Organisers: why a result that was already reported or confirmed changes "
+        "(required then; kept in the table's result stream).",
+    )
 
 
 # The event store's game result is the API's ``Result`` component; a table's is ``TableResult``.

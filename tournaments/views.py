@@ -318,7 +318,11 @@ class TableResultsView(TournamentView):
                     )
                 )
             result = services.result_enter(
-                table=table, by=request.user, ranks=data["ranks"], scores=data["scores"]
+                table=table,
+                by=request.user,
+                ranks=data["ranks"],
+                scores=data["scores"],
+                reason=data["reason"],
             )
         return Response(ResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
