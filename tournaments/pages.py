@@ -55,8 +55,16 @@ def overview(request: HttpRequest, pk: int) -> HttpResponse:
         "rounds": selectors.tournament_rounds(tournament),
         "live_states": selectors.LIVE_STATES,
         "may_run": selectors.user_is_organiser(request.user, tournament),
+        "winner": _winner(tournament),
     }
     return render(request, "tournaments/overview.html", context)
+
+
+def _winner(tournament: Tournament) -> str:
+    """The winner's name once the tournament is finished ("" before)."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return ""
+    return services.tournament_winner(tournament)
 
 
 def _ordinal(n: int) -> str:
@@ -181,6 +189,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     lines = selectors.tournament_standings(tournament)
     context = {
         "tournament": tournament,
+        "winner": _winner(tournament),
         "rows": [
             (line, line.tiebreak_values(names), _late_entry_note(line, tournament))
             for line in lines

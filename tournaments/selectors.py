@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Exists, Max, Min, OuterRef, Prefetch, Q, QuerySet
+from django.utils.translation import gettext_lazy
 
 from events.models import Stream
 from herald.invitations import invitations_pending
@@ -24,6 +25,7 @@ from tournaments.models import (
     Player,
     Registration,
     Result,
+    ResultEvent,
     Round,
     Stage,
     Table,
@@ -675,3 +677,57 @@ def player_tournaments(player: Player) -> list[MyTournament]:
                 rank, points, entrants = mine.rank, mine.points, len(rows)
         lines.append(MyTournament(tournament, registration.is_dropped, rank, points, entrants))
     return lines
+
+
+# -- a table's result, as the report page and the console show it -------------------------------
+@dataclass(frozen=True)
+class TableResultState:
+    """Where a table's result stands: ``waiting`` (nothing reported), ``reported`` (waiting
+    for confirmations), ``confirmed``, or ``disagreement`` (the organiser decides)."""
+
+    table: Table
+    state: str
+    current: Result | None  # the confirmed one, or the report waiting for confirmations
+    disputed: list[Result]  # the versions in conflict, newest first
+    agreed: frozenset[int]  # user ids that agreed with ``current`` (a report)
+    events: list[ResultEvent]
+
+    @property
+    def label(self) -> str:
+        return str(RESULT_STATE_LABELS[self.state])
+
+
+RESULT_STATE_LABELS = {
+    "waiting": gettext_lazy("waiting"),
+    "reported": gettext_lazy("reported"),
+    "confirmed": gettext_lazy("confirmed"),
+    "disagreement": gettext_lazy("disagreement"),
+}
+
+
+def table_result_state(table: Table) -> TableResultState:
+    """The table's result: its state, its current version, what disputes it, its stream."""
+    results = list(table.results.exclude(status=Result.Status.DISCARDED).order_by("-version"))
+    events = list(table.result_events.select_related("by", "result").order_by("seq"))
+    confirmed = next((r for r in results if r.status == Result.Status.CONFIRMED), None)
+    disputed = [r for r in results if r.status == Result.Status.CONFLICT]
+    pending = next((r for r in results if r.status == Result.Status.SUBMITTED), None)
+    if confirmed is not None:
+        state, current = "confirmed", confirmed
+    elif disputed:
+        state, current = "disagreement", None
+    elif pending is not None:
+        state, current = "reported", pending
+    else:
+        state, current = "waiting", None
+    agreed = (
+        frozenset(current.confirmations.values_list("user_id", flat=True))
+        if current is not None and state == "reported"
+        else frozenset()
+    )
+    return TableResultState(table, state, current, disputed, agreed, events)
+
+
+def round_result_states(round_: Round) -> list[TableResultState]:
+    """Every played table of ``round_`` with where its result stands, by table number."""
+    return [table_result_state(t) for t in round_tables(round_).filter(is_bye=False)]

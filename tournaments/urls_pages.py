@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from tournaments import club_pages, pages
+from tournaments import club_pages, pages, report_pages
 
 app_name = "tournament-pages"
 
@@ -19,4 +19,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "<int:pk>/pairings/<int:number>/by-name/", pages.pairings_by_name, name="pairings-by-name"
     ),
     path("<int:pk>/pairings/<int:number>.csv", pages.pairings_csv, name="pairings-csv"),
+    path("<int:pk>/tables/<int:table_pk>/report/", report_pages.report, name="table-report"),
+    path(
+        "<int:pk>/tables/<int:table_pk>/report/live/",
+        report_pages.report_live,
+        name="table-report-live",
+    ),
 ]
