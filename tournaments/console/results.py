@@ -71,6 +71,11 @@ def results_context(
                     "state": state,
                     "lines": _lines(state),
                     "disputed": [(r, _version_text(r, names)) for r in state.disputed],
+                    "objections": [
+                        e
+                        for e in state.events
+                        if e.kind == "disagreed" and e.result in state.disputed
+                    ],
                     "form": bound or _initial_form(state),
                 }
             )
