@@ -9,6 +9,7 @@ import pytest
 from django.db import connection, transaction
 from django.db.utils import DatabaseError
 
+from tests.api import client_for
 from tests.tournaments.factories import UserFactory, make_tournament, register_players
 from tournaments import selectors, services
 from tournaments.errors import InvalidInput, NotAllowed, WrongState
@@ -182,3 +183,19 @@ def test_a_bracket_with_a_champion_finishes(organiser: Any, club: Any) -> None:
     assert tournament.status == Tournament.Status.FINISHED
     winner = table.seats.get(seat=1).registration.player.display_name
     assert services.tournament_winner(tournament) == winner
+
+
+def test_the_api_disagrees_and_lists_the_stream(table: Table, organiser: Any) -> None:
+    a, b, _ = seat_users(table)
+    result = services.result_report(table=table, by=a, ranks=[1, 2, 3])
+    answer = client_for(b).post(f"/api/v1/results/{result.pk}/disagree", {"reason": "No"})
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["status"] == "conflict"
+    again = client_for(b).post(f"/api/v1/results/{result.pk}/disagree", {})
+    assert again.status_code == 409
+    events = client_for(organiser).get(f"/api/v1/tables/{table.pk}/results/events").json()
+    assert [(e["seq"], e["kind"], e["reason"]) for e in events] == [
+        (1, "reported", ""),
+        (2, "disagreed", "No"),
+    ]
+    assert events[0]["by"] == a.username
