@@ -459,7 +459,11 @@ def standings_follow(*, stream_id: uuid.UUID | str, by: Any = None) -> str:
             return "the table's result is the game's"
         if outcome.counts and outcome.ranks is not None:
             tournament_services.result_enter(
-                table=table, by=by, ranks=outcome.ranks, scores=outcome.scores or ()
+                table=table,
+                by=by,
+                ranks=outcome.ranks,
+                scores=outcome.scores or (),
+                reason=gettext("An arbiter's ruling amended the game's result."),
             )
             return "the table's result is the amended one"
     except TournamentError as exc:

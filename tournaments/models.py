@@ -151,6 +151,12 @@ class Tournament(models.Model):
         max_length=64, help_text=_("Seed of every draw: the same seed gives the same pairings.")
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    winner = models.CharField(
+        _("winner"),
+        max_length=250,
+        blank=True,
+        help_text=_("Named when the tournament finishes (the pages read it from here)."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -61,10 +61,8 @@ def overview(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _winner(tournament: Tournament) -> str:
-    """The winner's name once the tournament is finished ("" before)."""
-    if tournament.status != Tournament.Status.FINISHED:
-        return ""
-    return services.tournament_winner(tournament)
+    """The winner's name once the tournament is finished ("" before): named at the finish."""
+    return tournament.winner if tournament.status == Tournament.Status.FINISHED else ""
 
 
 def _ordinal(n: int) -> str:

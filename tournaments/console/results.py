@@ -88,9 +88,7 @@ def results_context(
         "rounds": selectors.tournament_rounds(tournament).filter(state__in=selectors.LIVE_STATES),
         "rows": rows,
         "counts": [(selectors.RESULT_STATE_LABELS[k], n) for k, n in counts.items()],
-        "winner": services.tournament_winner(tournament)
-        if tournament.status == Tournament.Status.FINISHED
-        else "",
+        "winner": tournament.winner if tournament.status == Tournament.Status.FINISHED else "",
         "nav_section": "tournaments",
     }
 

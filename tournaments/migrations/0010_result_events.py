@@ -87,5 +87,10 @@ class Migration(migrations.Migration):
             name='report_id',
             field=models.UUIDField(blank=True, null=True, unique=True),
         ),
+        migrations.AddField(
+            model_name='tournament',
+            name='winner',
+            field=models.CharField(blank=True, help_text='Named when the tournament finishes (the pages read it from here).', max_length=250, verbose_name='winner'),
+        ),
         migrations.RunPython(install, remove),
     ]

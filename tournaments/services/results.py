@@ -478,12 +478,21 @@ def tournament_winner(tournament: Tournament) -> str:
 
 
 def tournament_finish_if_done(*, tournament: Tournament) -> bool:
-    """Finish a running tournament whose last result is in; True if it finished now."""
+    """Finish a running tournament whose last result is in; True if it finished now. A
+    finished one keeps its winner's name up to date (a correction may change it)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:  # a correction after the end
+        winner = tournament_winner(tournament)[:250]
+        if winner != tournament.winner:
+            tournament.winner = winner
+            tournament.save(update_fields=["winner"])
+            live.announce(tournament.id, "status")
+        return False
     if tournament.status != Tournament.Status.RUNNING or not tournament_is_done(tournament):
         return False
     tournament.status = Tournament.Status.FINISHED
-    tournament.save(update_fields=["status"])
+    tournament.winner = tournament_winner(tournament)[:250]
+    tournament.save(update_fields=["status", "winner"])
     live.announce(tournament.id, "status")
     return True
 
@@ -501,7 +510,7 @@ def tournament_reopen(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
                 name=tournament.name
             )
         )
-    tournament.status = Tournament.Status.RUNNING
-    tournament.save(update_fields=["status"])
+    tournament.status, tournament.winner = Tournament.Status.RUNNING, ""
+    tournament.save(update_fields=["status", "winner"])
     live.announce(tournament.id, "status")
     return tournament

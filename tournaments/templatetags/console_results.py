@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.models import Tournament
 
 register = template.Library()
@@ -34,5 +34,5 @@ def console_results(context: dict[str, Any], tournament: Tournament) -> dict[str
         "round": round_,
         "counts": [(selectors.RESULT_STATE_LABELS[k], n) for k, n in counts.items()],
         "finished": finished,
-        "winner": services.tournament_winner(tournament) if finished else "",
+        "winner": tournament.winner if finished else "",
     }
