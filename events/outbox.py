@@ -26,6 +26,9 @@ BROKER_TIMEOUT = 2.0  # seconds to reach the broker before leaving an entry to t
 DEFAULT_OUTBOX_ROUTES = {
     "game.ended": "events.outbox_noop",
     "ruling.made": "events.outbox_noop",
+    # A paper tournament table's result changed (tournaments.services.results); the ratings
+    # app routes it to its pool (settings.HERALD_OUTBOX_ROUTES).
+    "table.result": "events.outbox_noop",
     # A move of a stream whose turns are followed (events.services.TURN_NOTICE).
     "stream.turn": "events.outbox_noop",
     # A live message the committing process could not send (events.live).

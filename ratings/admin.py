@@ -44,7 +44,16 @@ def _audit_link(dispute: Dispute) -> str:
 
 @admin.register(RatingPool)
 class RatingPoolAdmin(admin.ModelAdmin):
-    list_display = ["game", "edition_family", "mu", "sigma", "beta", "tau", "draw_probability"]
+    list_display = [
+        "game",
+        "edition_family",
+        "mu",
+        "sigma",
+        "beta",
+        "tau",
+        "draw_probability",
+        "verified_only",
+    ]
 
 
 @admin.register(Rating)
@@ -57,8 +66,16 @@ class RatingAdmin(ReadOnlyAdmin):
 
 @admin.register(RatedGame)
 class RatedGameAdmin(ReadOnlyAdmin):
-    list_display = ["stream_id", "pool", "completed_at", "status", "sequence", "excluded_reason"]
-    list_filter = ["pool", "status"]
+    list_display = [
+        "stream_id",
+        "pool",
+        "completed_at",
+        "source",
+        "status",
+        "sequence",
+        "excluded_reason",
+    ]
+    list_filter = ["pool", "status", "source"]
     search_fields = ["stream_id"]
 
 

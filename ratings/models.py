@@ -29,6 +29,14 @@ class RatingPool(models.Model):
     beta = models.FloatField(default=EnvParams.beta)
     tau = models.FloatField(default=EnvParams.tau)
     draw_probability = models.FloatField(default=EnvParams.draw_probability)
+    verified_only = models.BooleanField(
+        _("verified games only"),
+        default=False,
+        help_text=_(
+            "Rate only games played on Herald and verified by replay; results reported from "
+            "paper tables are listed but not rated."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -101,8 +109,21 @@ class RatedGame(models.Model):
         RATED = "rated", _("Rated")
         EXCLUDED = "excluded", _("Not rated (annulled or under dispute)")
 
+    class Source(models.TextChoices):
+        VERIFIED = "verified", _("Verified by replay")
+        REPORTED = "reported", _("Reported (not replay-verified)")
+
     pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="games")
     stream_id = models.UUIDField(unique=True)
+    source = models.CharField(
+        max_length=10,
+        choices=Source.choices,
+        default=Source.VERIFIED,
+        help_text=_(
+            "Verified: a game played on Herald, replayed and checked. Reported: a paper "
+            "table's confirmed result (stream_id is the table's report id)."
+        ),
+    )
     completed_at = models.DateTimeField()
     players = models.JSONField(help_text=_("User ids in seat order."))
     ranks = models.JSONField(help_text=_("Rank per seat, 1-based, ties share."))

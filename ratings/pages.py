@@ -19,7 +19,7 @@ import engine
 from herald.params import BadNumber, whole_number
 from ratings import selectors
 from ratings.charts import rating_chart
-from ratings.models import RatingPool
+from ratings.models import RatedGame, RatingPool
 from tournaments import selectors as tournaments
 
 
@@ -123,6 +123,7 @@ class HistoryLine:
     rank: int
     before: float
     after: float
+    reported: bool = False  # a paper table's result, not replay-verified
 
     @property
     def delta(self) -> float:
@@ -159,6 +160,7 @@ def player_history(request: HttpRequest, pool_id: int, player_id: int) -> HttpRe
                 rank=change.rank,
                 before=change.mu_before - 3 * change.sigma_before,
                 after=change.mu_after - 3 * change.sigma_after,
+                reported=change.game.source == RatedGame.Source.REPORTED,
             )
         )
     rating = selectors.player_ratings(player_id=player_id).filter(pool=pool).first()

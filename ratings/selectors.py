@@ -36,9 +36,12 @@ class LeaderboardRow:
     conservative: float
     games: int
     provisional: bool
+    reported: int = 0  # of ``games``, those reported from paper tables (not replay-verified)
 
 
-def leaderboard_row(rating: Rating, *, position: int, threshold: int) -> LeaderboardRow:
+def leaderboard_row(
+    rating: Rating, *, position: int, threshold: int, reported: int = 0
+) -> LeaderboardRow:
     """One line of a leaderboard: ``rating`` at ``position``, provisional under ``threshold``
     games."""
     return LeaderboardRow(
@@ -50,6 +53,7 @@ def leaderboard_row(rating: Rating, *, position: int, threshold: int) -> Leaderb
         conservative=rating.mu - 3 * rating.sigma,
         games=rating.games,
         provisional=rating.games < threshold,
+        reported=reported,
     )
 
 
@@ -126,10 +130,32 @@ def leaderboard(
     if club_id is not None:
         ratings = ratings.filter(player__player__club_id=club_id)
     threshold = provisional_games()
+    page = list(ratings[offset : offset + limit])
+    reported = reported_games(pool=pool, player_ids=[rating.player_id for rating in page])
     return [
-        leaderboard_row(rating, position=offset + index, threshold=threshold)
-        for index, rating in enumerate(ratings[offset : offset + limit], start=1)
+        leaderboard_row(
+            rating,
+            position=offset + index,
+            threshold=threshold,
+            reported=reported.get(rating.player_id, 0),
+        )
+        for index, rating in enumerate(page, start=1)
     ]
+
+
+def reported_games(*, pool: RatingPool, player_ids: list[int]) -> dict[int, int]:
+    """Player id -> how many of their rated games in ``pool`` were reported from paper."""
+    rows = (
+        RatingChange.objects.filter(
+            pool=pool,
+            player_id__in=player_ids,
+            current=True,
+            game__source=RatedGame.Source.REPORTED,
+        )
+        .values("player_id")
+        .annotate(n=Count("id"))
+    )
+    return {row["player_id"]: row["n"] for row in rows}
 
 
 def player_history(*, pool: RatingPool, player_id: int) -> QuerySet[RatingChange]:

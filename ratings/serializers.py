@@ -14,7 +14,17 @@ from ratings.models import Dispute, RatingChange, RatingPool, RecomputeJob
 class PoolSerializer(serializers.ModelSerializer[RatingPool]):
     class Meta:
         model = RatingPool
-        fields = ["id", "game", "edition_family", "mu", "sigma", "beta", "tau", "draw_probability"]
+        fields = [
+            "id",
+            "game",
+            "edition_family",
+            "mu",
+            "sigma",
+            "beta",
+            "tau",
+            "draw_probability",
+            "verified_only",
+        ]
 
 
 class LeaderboardRowSerializer(serializers.Serializer[Any]):
@@ -27,6 +37,9 @@ class LeaderboardRowSerializer(serializers.Serializer[Any]):
     games = serializers.IntegerField()
     provisional = serializers.BooleanField(
         help_text="Fewer games than settings.HERALD_PROVISIONAL_GAMES."
+    )
+    reported = serializers.IntegerField(
+        help_text="Of those games, how many were reported from paper tables (not replay-verified)."
     )
 
 
@@ -50,6 +63,11 @@ class ChangeSerializer(serializers.ModelSerializer[RatingChange]):
         help_text="The game's stream; null for a private game the viewer may not see."
     )
     completed_at = serializers.DateTimeField(source="game.completed_at")
+    source = serializers.CharField(
+        source="game.source",
+        help_text='"verified": played on Herald and replay-verified; "reported": a paper '
+        "table's confirmed result (stream is then the table's report id).",
+    )
 
     class Meta:
         model = RatingChange
@@ -57,6 +75,7 @@ class ChangeSerializer(serializers.ModelSerializer[RatingChange]):
             "sequence",
             "stream",
             "completed_at",
+            "source",
             "seat",
             "rank",
             "mu_before",

@@ -74,12 +74,15 @@ def rated_game_register(
     ranks: Sequence[int],
     counted: bool = True,
     excluded_reason: str = "",
+    source: str = "verified",  # RatedGame.Source
 ) -> RatedGame:
     """Enter a finished game in its pool, once (a second call returns the first row).
 
     ``players`` are user ids in seat order and ``ranks`` their 1-based ranks. A game that must
     not count (annulled, held by a dispute, or with a player in two seats) is entered
-    ``excluded`` with the reason, so the pool's history still shows it.
+    ``excluded`` with the reason, so the pool's history still shows it. ``source`` marks a
+    paper table's reported result (``RatedGame.Source.REPORTED``: not replay-verified); a
+    pool set to rate verified games only enters such a game excluded.
     """
     if len(players) != len(ranks):
         raise RatingError(
@@ -91,6 +94,8 @@ def rated_game_register(
     if counted and never:
         counted, excluded_reason = False, never
     pool = pool_get_or_create(game=game, edition=edition)
+    if counted and source == RatedGame.Source.REPORTED and pool.verified_only:
+        counted, excluded_reason = False, VERIFIED_ONLY_REASON
     status = RatedGame.Status.READY if counted else RatedGame.Status.EXCLUDED
     try:
         with transaction.atomic():
@@ -103,11 +108,16 @@ def rated_game_register(
                     "ranks": list(ranks),
                     "status": status,
                     "excluded_reason": "" if counted else excluded_reason,
+                    "source": source,
                 },
             )
     except IntegrityError:  # a redelivered task registered it at the same moment
         rated = RatedGame.objects.get(stream_id=stream_id)
     return rated
+
+
+#: Why a reported game is not rated in a pool set to rate verified games only.
+VERIFIED_ONLY_REASON = "the pool rates verified games only (this one was reported)"
 
 
 def never_counted(players: Sequence[int]) -> str:
@@ -449,7 +459,11 @@ def standings_follow(*, stream_id: uuid.UUID | str, by: Any = None) -> str:
             return "the table's result is the game's"
         if outcome.counts and outcome.ranks is not None:
             tournament_services.result_enter(
-                table=table, by=by, ranks=outcome.ranks, scores=outcome.scores or ()
+                table=table,
+                by=by,
+                ranks=outcome.ranks,
+                scores=outcome.scores or (),
+                reason=gettext("An arbiter's ruling amended the game's result."),
             )
             return "the table's result is the amended one"
     except TournamentError as exc:

@@ -11,7 +11,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from ratings import services, verification
+from ratings import reported, services, verification
 
 
 @shared_task(name="ratings.verify_game", acks_late=True)
@@ -61,3 +61,11 @@ def reverify_finished(batch: int | None = None, streams: list[str] | None = None
     """
     limit = batch if batch is not None else settings.HERALD_REVERIFY_BATCH
     return verification.finished_games_reverify(limit=limit, stream_ids=streams)
+
+
+@shared_task(name="ratings.rate_table_result", acks_late=True)
+def rate_table_result(table: int, **_: Any) -> int | None:
+    """Rate a paper table's confirmed result in its pool, marked reported (outbox
+    "table.result", payload ``table=<id>``); returns the pool's game id. Idempotent."""
+    game = reported.reported_table_rate(table_id=table)
+    return None if game is None else game.pk

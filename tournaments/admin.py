@@ -1,9 +1,11 @@
 """Admin: clubs with their members and organisers, players, tournaments with their rounds and registrations, result history.
 
-Results are read-only here: a correction is a new version made through the services (the
-organiser's API), never an edit of a stored version. Rounds and tables are read-only too: a
-round is drawn, edited, confirmed and released by the pairing services only (the console or
-the API), so the admin can never release a round that was never paired.
+Results are read-only here: a correction is a new version made through the service the
+console uses (``services.result_enter``, a reason asked), from a result's "correct this
+table's result" page, never an edit of a stored version. The tables' result streams
+(``ResultEvent``) are shown, never written. Rounds and tables are read-only too: a round is
+drawn, edited, confirmed and released by the pairing services only (the console or the API),
+so the admin can never release a round that was never paired.
 """
 
 from __future__ import annotations
@@ -14,12 +16,17 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from herald.admin import ReadOnlyAdmin
 from tournaments import games, services
+from tournaments.errors import TournamentError
 from tournaments.models import (
     Club,
     ClubMembership,
@@ -27,12 +34,14 @@ from tournaments.models import (
     Registration,
     Result,
     ResultConfirmation,
+    ResultEvent,
     Round,
     Stage,
     Table,
     TableSeat,
     Tournament,
 )
+from tournaments.result_forms import ResultForm
 
 
 class ClubMembershipInline(admin.TabularInline):
@@ -189,8 +198,9 @@ class TournamentAdmin(admin.ModelAdmin):
         return form
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Shown, never added or changed here: the pairing services are the one way in."""
+class PairedOnlyAdmin(admin.ModelAdmin):
+    """Shown, never added or changed here: the pairing services are the one way in (deleting
+    stays allowed, so that a tournament can still be deleted whole)."""
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False
@@ -242,7 +252,7 @@ class RegistrationAdmin(admin.ModelAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnlyAdmin):
+class RoundAdmin(PairedOnlyAdmin):
     """Every round as drawn; pair, edit, confirm and release it from the console."""
 
     list_display = ["tournament", "number", "attempt", "state", "created_at"]
@@ -252,7 +262,7 @@ class RoundAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(ReadOnlyAdmin):
+class TableAdmin(PairedOnlyAdmin):
     list_display = ["__str__", "round", "number", "is_bye", "on_paper", "stream_id"]
     list_filter = ["round__tournament", "on_paper"]
     readonly_fields = [f.name for f in Table._meta.fields]
@@ -268,12 +278,64 @@ class ConfirmationInline(admin.TabularInline):
 
 @admin.register(Result)
 class ResultAdmin(admin.ModelAdmin):
-    """Every version of every result, as history: nothing is added, changed or deleted here."""
+    """Every version of every result, as history: nothing is added, changed or deleted here;
+    "correct this table's result" makes a new version through the console's service."""
 
     list_display = ["table", "version", "status", "source", "submitted_by", "submitted_at"]
     list_filter = ["status", "source", "table__round__tournament"]
     readonly_fields = [f.name for f in Result._meta.fields]
     inlines = [ConfirmationInline]
+    change_form_template = "admin/tournaments/result/change_form.html"
+
+    def get_urls(self) -> list[URLPattern]:
+        # Before the model's own URLs: their "<path:object_id>/" would take ".../correct/" too.
+        correct = path(
+            "<int:result_id>/correct/",
+            self.admin_site.admin_view(self.correct_view),
+            name="tournaments_result_correct",
+        )
+        return [correct, *super().get_urls()]
+
+    def correct_view(self, request: HttpRequest, result_id: int) -> HttpResponse:
+        """Correct the table of ``result``: places, scores and the reason, through
+        ``services.result_enter`` (which checks that the user runs the tournament)."""
+        result = Result.objects.select_related("table__round__tournament").filter(pk=result_id)
+        found = result.first()
+        if found is None:
+            raise Http404(gettext("No result {id}.").format(id=result_id))
+        table = found.table
+        form = ResultForm(request.POST or None, table=table, reason=True)
+        status = 200
+        if request.method == "POST":
+            status = 400
+            if form.is_valid():
+                try:
+                    services.result_enter(
+                        table=table,
+                        by=request.user,
+                        ranks=form.ranks(),
+                        scores=form.scores(),
+                        reason=form.cleaned_data.get("reason", ""),
+                    )
+                except TournamentError as refusal:
+                    form.add_error(None, str(refusal))
+                    status = refusal.status
+                else:
+                    self.message_user(
+                        request, gettext("The result of {table} is corrected.").format(table=table)
+                    )
+                    return HttpResponseRedirect(reverse("admin:tournaments_result_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": gettext("Correct the result of {table}").format(table=table),
+            "opts": self.model._meta,
+            "result": found,
+            "form": form,
+            "events": table.result_events.select_related("by").order_by("seq"),
+        }
+        return TemplateResponse(
+            request, "admin/tournaments/result/correct.html", context, status=status
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -283,3 +345,12 @@ class ResultAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(ResultEvent)
+class ResultEventAdmin(ReadOnlyAdmin):
+    """The tables' result streams, in order: what was reported, confirmed, disputed, entered,
+    corrected or decided, by whom and why. Append-only (the database refuses edits)."""
+
+    list_display = ["table", "seq", "kind", "ranks", "by", "reason", "at"]
+    list_filter = ["kind", "table__round__tournament"]

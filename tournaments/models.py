@@ -7,6 +7,9 @@ functions in ``tournaments.pairing``; ``services`` is the one bridge between the
 
 from __future__ import annotations
 
+import uuid
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -186,6 +189,12 @@ class Tournament(models.Model):
         blank=True,
         help_text=_("Registrations beyond it go on the waitlist, in order (empty: no cap)."),
     )
+    winner = models.CharField(
+        _("winner"),
+        max_length=250,
+        blank=True,
+        help_text=_("Named when the tournament finishes (the pages read it from here)."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -340,6 +349,9 @@ class Table(models.Model):
         default=False,
         help_text=_("Played with physical cards: no game opens on Herald for it."),
     )
+    # A paper table's game in its rating pool (``RatedGame.stream_id``), set with its first
+    # confirmed result: :attr:`report_stream_id`, stored so ratings pages can name the table.
+    report_id = models.UUIDField(null=True, blank=True, unique=True)
 
     class Meta:
         verbose_name = _("table")
@@ -351,6 +363,18 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{'bye' if self.is_bye else 'table'} {self.number} of {self.round}"
+
+    @property
+    def report_stream_id(self) -> uuid.UUID:
+        """The id a paper game of this table is rated under (``RatedGame.stream_id``).
+
+        Derived from the table's id, so it is the same every time and never one of the event
+        store's streams (those are random UUIDs)."""
+        return uuid.uuid5(REPORT_NAMESPACE, f"table:{self.pk}")
+
+
+#: The namespace of the tables' report ids (:attr:`Table.report_stream_id`).
+REPORT_NAMESPACE = uuid.UUID("5f0c1c2e-6a52-4d8e-9d0b-2a1e8f7c4b18")
 
 
 class TableSeat(models.Model):
@@ -516,3 +540,56 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club}: {self.name}"
+
+
+class ResultEvent(models.Model):
+    """One fact of a table's result stream, in order: reported, confirmed, disagreed, entered,
+    corrected, decided, the game's result, discarded.
+
+    Append-only: the model refuses to save a row twice or delete one, and on PostgreSQL a
+    trigger (migration 0010) refuses UPDATE, DELETE and TRUNCATE. ``Result`` rows are the
+    current view the services keep beside it; this is the history.
+    """
+
+    class Kind(models.TextChoices):
+        REPORTED = "reported", _("Reported")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISAGREED = "disagreed", _("Disagreed")
+        ENTERED = "entered", _("Entered by the organiser")
+        CORRECTED = "corrected", _("Corrected by the organiser")
+        DECIDED = "decided", _("Disagreement decided")
+        GAME = "game", _("Result of the game on Herald")
+        DISCARDED = "discarded", _("Discarded")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="result_events")
+    seq = models.PositiveIntegerField(help_text=_("1, 2, 3... in the table's stream."))
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    ranks = models.JSONField(null=True, blank=True, help_text=_("Rank per seat, if any."))
+    scores = models.JSONField(default=list, blank=True)
+    reason = models.TextField(blank=True)
+    result = models.ForeignKey(
+        Result, on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("result event")
+        verbose_name_plural = _("result events")
+        ordering = ["table", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="result_event_seq_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.seq} of {self.table}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ValueError("a result event is never changed: append a new one")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise ValueError("a result event is never deleted")

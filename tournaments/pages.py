@@ -66,6 +66,7 @@ def overview(request: HttpRequest, pk: int) -> HttpResponse:
         "mine": selectors.user_registration(request.user, tournament),
         "window": selectors.check_in_window(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
+        "winner": _winner(tournament),
     }
     return render(request, "tournaments/overview.html", context)
 
@@ -77,6 +78,11 @@ def rounds_context(tournament: Tournament) -> dict[str, Any]:
         "rounds": selectors.tournament_rounds(tournament),
         "live_states": selectors.LIVE_STATES,
     }
+
+
+def _winner(tournament: Tournament) -> str:
+    """The winner's name once the tournament is finished ("" before): named at the finish."""
+    return tournament.winner if tournament.status == Tournament.Status.FINISHED else ""
 
 
 def _number(value: float) -> str:
@@ -203,6 +209,7 @@ def standings_context(tournament: Tournament, user: Any) -> dict[str, Any]:
     lines = selectors.tournament_standings(tournament)
     return {
         "tournament": tournament,
+        "winner": _winner(tournament),
         "rows": [
             (line, line.tiebreak_values(names), _late_entry_note(line, tournament))
             for line in lines

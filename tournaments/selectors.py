@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Count, Exists, Max, Min, OuterRef, Prefetch, Q, QuerySet
 from django.utils import formats, timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from events.models import Stream
 from herald.invitations import invitations_pending
@@ -26,6 +26,7 @@ from tournaments.models import (
     Player,
     Registration,
     Result,
+    ResultEvent,
     Round,
     Season,
     Stage,
@@ -488,11 +489,16 @@ def tournament_list() -> QuerySet[Tournament]:
 
 
 def tables_by_stream(stream_ids: Iterable[Any]) -> dict[Any, Table]:
-    """Stream id -> its table, with round and tournament loaded (for naming a rated game)."""
-    tables = Table.objects.filter(stream_id__in=list(stream_ids)).select_related(
+    """Stream id -> its table, with round and tournament loaded (for naming a rated game); a
+    paper table is found by its report id (``Table.report_id``)."""
+    ids = list(stream_ids)
+    tables = Table.objects.filter(Q(stream_id__in=ids) | Q(report_id__in=ids)).select_related(
         "round__tournament"
     )
-    return {table.stream_id: table for table in tables}
+    found: dict[Any, Table] = {}
+    for table in tables:
+        found[table.report_id if table.stream_id is None else table.stream_id] = table
+    return found
 
 
 def display_names(user_ids: Iterable[int]) -> dict[int, str]:
@@ -941,3 +947,57 @@ def season_standing(season: Season) -> SeasonStanding:
             )
         )
     return SeasonStanding(tournaments=tournaments, lines=lines)
+
+
+# -- a table's result, as the report page and the console show it -------------------------------
+@dataclass(frozen=True)
+class TableResultState:
+    """Where a table's result stands: ``waiting`` (nothing reported), ``reported`` (waiting
+    for confirmations), ``confirmed``, or ``disagreement`` (the organiser decides)."""
+
+    table: Table
+    state: str
+    current: Result | None  # the confirmed one, or the report waiting for confirmations
+    disputed: list[Result]  # the versions in conflict, newest first
+    agreed: frozenset[int]  # user ids that agreed with ``current`` (a report)
+    events: list[ResultEvent]
+
+    @property
+    def label(self) -> str:
+        return str(RESULT_STATE_LABELS[self.state])
+
+
+RESULT_STATE_LABELS = {
+    "waiting": gettext_lazy("waiting"),
+    "reported": gettext_lazy("reported"),
+    "confirmed": gettext_lazy("confirmed"),
+    "disagreement": gettext_lazy("disagreement"),
+}
+
+
+def table_result_state(table: Table) -> TableResultState:
+    """The table's result: its state, its current version, what disputes it, its stream."""
+    results = list(table.results.exclude(status=Result.Status.DISCARDED).order_by("-version"))
+    events = list(table.result_events.select_related("by", "result").order_by("seq"))
+    confirmed = next((r for r in results if r.status == Result.Status.CONFIRMED), None)
+    disputed = [r for r in results if r.status == Result.Status.CONFLICT]
+    pending = next((r for r in results if r.status == Result.Status.SUBMITTED), None)
+    if confirmed is not None:
+        state, current = "confirmed", confirmed
+    elif disputed:
+        state, current = "disagreement", None
+    elif pending is not None:
+        state, current = "reported", pending
+    else:
+        state, current = "waiting", None
+    agreed = (
+        frozenset(current.confirmations.values_list("user_id", flat=True))
+        if current is not None and state == "reported"
+        else frozenset()
+    )
+    return TableResultState(table, state, current, disputed, agreed, events)
+
+
+def round_result_states(round_: Round) -> list[TableResultState]:
+    """Every played table of ``round_`` with where its result stands, by table number."""
+    return [table_result_state(t) for t in round_tables(round_).filter(is_bye=False)]

@@ -18,6 +18,7 @@ from tournaments.models import (
     LateEntryAward,
     Registration,
     Result,
+    ResultEvent,
     Round,
     Stage,
     Table,
@@ -232,6 +233,14 @@ class ResultEnterSerializer(serializers.Serializer):
         default=False,
         help_text="Organisers: enter the result as final (settles a conflict) even if seated.",
     )
+    reason = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=500,
+        help_text="Organisers: why a result that was already reported or confirmed changes "
+        "(required then; kept in the table's result stream).",
+    )
 
 
 # The event store's game result is the API's ``Result`` component; a table's is ``TableResult``.
@@ -254,6 +263,20 @@ class ResultSerializer(serializers.ModelSerializer):
 
     def get_confirmed_by(self, obj: Result) -> list[str]:
         return [c.user.get_username() for c in obj.confirmations.select_related("user")]
+
+
+class ResultDisagreeSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        required=False, default="", allow_blank=True, max_length=500, help_text="For the organiser."
+    )
+
+
+class ResultEventSerializer(serializers.ModelSerializer):
+    by = serializers.CharField(source="by.username", default=None, allow_null=True, read_only=True)
+
+    class Meta:
+        model = ResultEvent
+        fields = ["seq", "kind", "ranks", "scores", "reason", "result", "by", "at"]
 
 
 # -- standings ---------------------------------------------------------------------------------

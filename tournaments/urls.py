@@ -49,4 +49,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="table-result-from-stream",
     ),
     path("results/<int:pk>/confirm", views.ResultConfirmView.as_view(), name="result-confirm"),
+    path("results/<int:pk>/disagree", views.ResultDisagreeView.as_view(), name="result-disagree"),
+    path(
+        "tables/<int:pk>/results/events",
+        views.TableResultEventsView.as_view(),
+        name="table-result-events",
+    ),
 ]

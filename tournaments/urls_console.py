@@ -3,7 +3,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.console import hub, rounds, screen, setup
+from tournaments.console import hub, results, rounds, screen, setup
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", hub.hub, name="console"),
@@ -37,4 +37,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("rounds/<int:number>/confirm/", rounds.confirm, name="console-rounds-confirm"),
     path("rounds/<int:number>/publish/", rounds.publish, name="console-rounds-publish"),
+    # results: the round's results, corrections, decisions, reopening, slips
+    path("results/", results.results, name="console-results"),
+    path("results/live/", results.results_live, name="console-results-live"),
+    path("results/reopen/", results.reopen, name="console-results-reopen"),
+    path(
+        "results/tables/<int:table_pk>/enter/", results.result_enter, name="console-results-enter"
+    ),
+    path(
+        "results/tables/<int:table_pk>/decide/<int:result_pk>/",
+        results.result_decide,
+        name="console-results-decide",
+    ),
+    path("results/slips/<int:number>/", results.slips, name="console-results-slips"),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from tournaments import club_pages, live_pages, pages
+from tournaments import club_pages, live_pages, pages, report_pages
 from tournaments.console import setup
 
 app_name = "tournament-pages"
@@ -40,5 +40,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "<int:pk>/pairings/<int:number>/by-name/fragment",
         live_pages.pairings_by_name_fragment,
         name="pairings-by-name-fragment",
+    ),
+    path("<int:pk>/tables/<int:table_pk>/report/", report_pages.report, name="table-report"),
+    path(
+        "<int:pk>/tables/<int:table_pk>/report/live/",
+        report_pages.report_live,
+        name="table-report-live",
     ),
 ]

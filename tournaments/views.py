@@ -27,7 +27,9 @@ from tournaments.serializers import (
     RegistrationCheckInSerializer,
     RegistrationEnterSerializer,
     RegistrationSerializer,
+    ResultDisagreeSerializer,
     ResultEnterSerializer,
+    ResultEventSerializer,
     ResultSerializer,
     RoundPairSerializer,
     RoundSerializer,
@@ -340,7 +342,11 @@ class TableResultsView(TournamentView):
                     )
                 )
             result = services.result_enter(
-                table=table, by=request.user, ranks=data["ranks"], scores=data["scores"]
+                table=table,
+                by=request.user,
+                ranks=data["ranks"],
+                scores=data["scores"],
+                reason=data["reason"],
             )
         return Response(ResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
@@ -356,6 +362,32 @@ class TableResultFromStreamView(TournamentView):
         require_organiser(request, table.round.tournament)
         result = services.result_from_stream(table=table)
         return Response(ResultSerializer(result).data, status=status.HTTP_201_CREATED)
+
+
+class TableResultEventsView(TournamentView):
+    @extend_schema(
+        responses=ResultEventSerializer(many=True),
+        summary="The table's result stream: every report, confirmation, disagreement, entry, "
+        "correction and decision, in order",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        events = _table(pk).result_events.select_related("by").order_by("seq")
+        return Response(ResultEventSerializer(events, many=True).data)
+
+
+class ResultDisagreeView(TournamentView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=ResultDisagreeSerializer,
+        responses={200: ResultSerializer, **ERRORS},
+        summary="Disagree with a reported result: the organiser decides",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        result = get_object_or_404(Result.objects.select_related("table"), pk=pk)
+        reason = self.body(ResultDisagreeSerializer, request)["reason"]
+        disputed = services.result_disagree(result=result, by=request.user, reason=reason)
+        return Response(ResultSerializer(disputed).data)
 
 
 class ResultConfirmView(TournamentView):

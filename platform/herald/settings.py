@@ -316,6 +316,8 @@ HERALD_IMPORT_MAX_BYTES = env.int("HERALD_IMPORT_MAX_BYTES", default=64 * 1024)
 HERALD_OUTBOX_ROUTES = {
     "game.ended": "ratings.verify_game",
     "ratings.recompute": "ratings.recompute_pool",  # a recompute job's run, sent with the job
+    # A paper table's confirmed result changed: its rating pool takes it, marked "reported".
+    "table.result": "ratings.rate_table_result",
     # A move in a game with house bots: the bot to act, if any, plays (play.tasks).
     "stream.turn": "play.house_bot_move",
 }

@@ -26,7 +26,8 @@ def admin_client_(tournament: Tournament) -> Client:
 
 
 @pytest.mark.parametrize(
-    "model", ["club", "player", "tournament", "registration", "round", "table", "result"]
+    "model",
+    ["club", "player", "tournament", "registration", "round", "table", "result", "resultevent"],
 )
 def test_every_changelist_and_change_page_renders(admin_client_: Client, model: str) -> None:
     listing = admin_client_.get(f"/admin/tournaments/{model}/")
@@ -46,6 +47,28 @@ def test_results_cannot_be_added_changed_or_deleted_in_the_admin(admin_client_: 
     assert admin_client_.post(f"/admin/tournaments/result/{result.pk}/delete/").status_code == 403
     result.refresh_from_db()
     assert result.ranks == [1, 2, 3, 4]
+
+
+def test_the_admin_corrects_a_result_through_the_service_with_a_reason(
+    admin_client_: Client,
+) -> None:
+    result = Result.objects.get()
+    change = admin_client_.get(f"/admin/tournaments/result/{result.pk}/change/")
+    assert f"/admin/tournaments/result/{result.pk}/correct/" in change.content.decode()
+    url = f"/admin/tournaments/result/{result.pk}/correct/"
+    places = {"rank_0": "4", "rank_1": "3", "rank_2": "2", "rank_3": "1"}
+    refused = admin_client_.post(url, places)
+    assert refused.status_code == 400
+    assert "say why you change it" in refused.content.decode()
+    done = admin_client_.post(url, {**places, "reason": "The sheet was read upside down"})
+    assert done.status_code == 302
+    table = result.table
+    assert table.results.get(status="confirmed").ranks == [4, 3, 2, 1]
+    corrected = table.result_events.get(kind="corrected")
+    assert (corrected.reason, corrected.by.username) == ("The sheet was read upside down", "root")
+    for event in table.result_events.all():  # the stream is shown, never written here
+        page = f"/admin/tournaments/resultevent/{event.pk}/delete/"
+        assert admin_client_.post(page).status_code == 403
 
 
 def test_the_tournament_list_and_form_name_the_game(

@@ -320,7 +320,9 @@ def test_a_conflict_is_settled_by_the_organiser_even_when_seated(organiser: Any)
     assert clash.json()["status"] == "conflict"
     as_player = client_for(organiser).post(url, {"ranks": [1, 2, 3, 4]})
     assert as_player.json()["status"] == "conflict"  # seated: a report like any other
-    decided = client_for(organiser).post(url, {"ranks": [2, 1, 3, 4], "decide": True})
+    decided = client_for(organiser).post(
+        url, {"ranks": [2, 1, 3, 4], "decide": True, "reason": "Score sheet"}
+    )
     assert decided.status_code == 201
     assert (decided.json()["status"], decided.json()["source"]) == ("confirmed", "organiser")
     history = client_for(None).get(url).json()

@@ -293,7 +293,11 @@ def test_conflicting_reports_wait_for_the_organiser(table: Any, organiser: Any) 
     assert (first.status, second.status) == (Result.Status.CONFLICT, Result.Status.CONFLICT)
     with pytest.raises(WrongState, match="only a submitted result"):
         services.result_confirm(result=first, by=users[2])
-    final = services.result_enter(table=table, by=organiser, ranks=[2, 1, 3, 4])
+    with pytest.raises(InvalidInput, match="say why you change it"):
+        services.result_enter(table=table, by=organiser, ranks=[2, 1, 3, 4])
+    final = services.result_enter(
+        table=table, by=organiser, ranks=[2, 1, 3, 4], reason="Seen the score sheet"
+    )
     assert final.status == Result.Status.CONFIRMED
     assert final.version == 3
     statuses = list(table.results.order_by("version").values_list("status", flat=True))

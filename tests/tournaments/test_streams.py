@@ -15,6 +15,7 @@ from tests.tournaments.factories import GAME, make_tournament, register_players
 from tournaments import services
 from tournaments.errors import WrongState
 from tournaments.models import Result, Table
+from tournaments.tasks import table_report_from_game
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +63,23 @@ def test_the_stream_seats_the_table_in_order(released_table: Table) -> None:
     stream = Stream.objects.get(pk=released_table.stream_id)
     seated = [s.registration.player.user_id for s in released_table.seats.all()]
     assert list(stream.seats.order_by("seat").values_list("user_id", flat=True)) == seated
+
+
+def test_a_herald_table_reports_itself_once(released_table: Table, organiser: Any) -> None:
+    assert table_report_from_game.run(released_table.pk) is None  # the game goes on
+    outcome = play_to_the_end(released_table.stream_id)
+    first = table_report_from_game.run(released_table.pk)
+    assert table_report_from_game.run(released_table.pk) == first  # redelivered: nothing new
+    kinds = list(released_table.result_events.values_list("kind", flat=True))
+    assert kinds == ["game"]
+    assert Result.objects.get(pk=first).ranks == outcome["ranks"]
+    # the organiser corrects it; the game's result, asked again, does not undo that
+    fixed = services.result_enter(
+        table=released_table,
+        by=organiser,
+        ranks=list(reversed(outcome["ranks"])),
+        reason="A misclick the players agree on",
+    )
+    assert table_report_from_game.run(released_table.pk) == fixed.pk
+    kinds = list(released_table.result_events.values_list("kind", flat=True))
+    assert kinds == ["game", "corrected"]

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0009_console_rounds'),
+        ('tournaments', '0010_result_events'),
     ]
 
     operations = [

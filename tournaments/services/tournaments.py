@@ -22,6 +22,7 @@ from tournaments.models import Club, Format, LateEntryAward, Round, Stage, Tourn
 from tournaments.services._common import bounded, full_clean
 from tournaments.services.permissions import check_may_create, check_organiser
 from tournaments.services.registrations import waitlist_promote
+from tournaments.services.results import tournament_winner
 
 #: The refusal of an unknown late-entry award (``{input}`` is the value sent); the API's too.
 LATE_ENTRY_AWARD_REFUSAL = (
@@ -370,5 +371,6 @@ def tournament_finish(*, tournament: Tournament) -> Tournament:
             gettext("A round is still a draft: confirm it or re-pair it before finishing.")
         )
     tournament.status = Tournament.Status.FINISHED
-    tournament.save(update_fields=["status"])
+    tournament.winner = tournament_winner(tournament)[:250]
+    tournament.save(update_fields=["status", "winner"])
     return tournament
