@@ -11,6 +11,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import selectors
@@ -177,4 +178,4 @@ def my_seat(user: Any, tournament: Tournament) -> MySeat | None:
 
 def report_url(tournament: Tournament, table: Table) -> str:
     """The phone report page of a paper table (the results part's page)."""
-    return f"/tournaments/{tournament.pk}/tables/{table.pk}/report/"
+    return reverse("tournament-pages:table-report", args=[tournament.pk, table.pk])
