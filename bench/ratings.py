@@ -9,7 +9,10 @@ Prints:
    worker's task does), and games rated per second by the rating services alone;
 2. the pure rating step (``rate_ranks``) against a bare ``trueskill`` call on the same games,
    one run, with the overhead ratio;
-3. a recompute of ``--recompute`` (default 10,000) 4-player games from the first one.
+3. a recompute of ``--recompute`` (default 10,000) 4-player games from the first one, against
+   the bare ``trueskill`` calls for the same games in the same run (before and after it, the
+   faster counting): the time, the ratio, issue #19's aim (within 2x) and "met" / "not met",
+   and the largest difference of the recomputed ratings from bare trueskill (within 1e-9).
 
     python bench/ratings.py
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/mydb python bench/ratings.py --recompute 10000
@@ -45,7 +48,7 @@ import ratings.tasks  # noqa: E402, F401  (registers the tasks the outbox names)
 from engine.core import Rng  # noqa: E402
 from events.states import state_cache  # noqa: E402
 from ratings import services  # noqa: E402
-from ratings.models import RatedGame, RatingPool, RecomputeJob  # noqa: E402
+from ratings.models import RatedGame, Rating, RatingPool, RecomputeJob  # noqa: E402
 from ratings.rating import EnvParams, Skill, rate_ranks  # noqa: E402
 from ratings.verification import game_verify_and_rate  # noqa: E402
 from tests.ratings.games import play_to_end  # noqa: E402
@@ -193,6 +196,21 @@ def bench_pure(count: int) -> None:
 # -- 3. a recompute of a big pool --------------------------------------------------------------
 
 
+#: The aim of issue #19: a recompute within this many times the bare trueskill calls' time.
+RECOMPUTE_AIM = 2.0
+
+
+def bare_trueskill(games: list[tuple[list[int], list[int]]]) -> dict[int, Any]:
+    """Rate ``games`` in order with bare ``trueskill`` calls only: the yardstick."""
+    env = trueskill.TrueSkill()
+    ratings: dict[int, Any] = {}
+    for players, ranks in games:
+        groups = [(ratings.get(p) or env.create_rating(),) for p in players]
+        for player, team in zip(players, env.rate(groups, ranks=ranks), strict=True):
+            ratings[player] = team[0]
+    return ratings
+
+
 def bench_recompute(count: int) -> None:
     print(f"3. recompute of {count} 4-player games")
     games = schedule(make_players(200, "rc"), count, "recompute")
@@ -213,10 +231,33 @@ def bench_recompute(count: int) -> None:
 
     timed("games entered in the pool (bulk set-up)", enter)
     timed("rated the first time (batched)", lambda: services.pool_rate_all_pending(pool_id=pool.pk))
+    # The yardstick on either side of the recompute, the faster one counting (machine noise).
+    expected: dict[int, Any] = {}
+
+    def bare() -> int:
+        expected.update(bare_trueskill(games))
+        return len(games)
+
+    _, bare_before = timed("bare trueskill calls for the same games", bare)
     job = RecomputeJob.objects.create(pool=pool, reason="benchmark")  # run here, not enqueued
-    timed("recompute job from the first game", lambda: services.recompute_run(job_id=job.pk).done)
+    _, took = timed(
+        "recompute job from the first game", lambda: services.recompute_run(job_id=job.pk).done
+    )
+    _, bare_after = timed("bare trueskill calls for the same games, again", bare)
     job.refresh_from_db()
     print(f"  job: {job.status}, {job.done}/{job.total}")
+    worst = max(
+        max(abs(r.mu - expected[r.player_id].mu), abs(r.sigma - expected[r.player_id].sigma))
+        for r in Rating.objects.filter(pool=pool)
+    )
+    print(f"  largest difference from bare trueskill (mu or sigma): {worst:.1e} (must be <= 1e-9)")
+    yardstick = min(bare_before, bare_after)
+    ratio = took / yardstick
+    verdict = "met" if ratio <= RECOMPUTE_AIM and worst <= 1e-9 else "not met"
+    print(
+        f"  recompute {took:.2f} s, bare trueskill {yardstick:.2f} s for the same games: "
+        f"ratio {ratio:.2f}x (aim <= {RECOMPUTE_AIM:g}x): {verdict}"
+    )
 
 
 def main() -> None:

@@ -14,12 +14,20 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    DatabaseError,
+    IntegrityError,
+    connection,
+    connections,
+    transaction,
+)
+from django.db.models import Case, Count, F, Max, Min, OuterRef, Q, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -27,8 +35,9 @@ from events.models import Stream
 from events.outbox import outbox_publish
 from herald.errors import ServiceError
 from herald.roles import HOUSE_BOTS
+from ratings import bulk
 from ratings.models import RatedGame, Rating, RatingChange, RatingPool, RecomputeJob
-from ratings.rating import Skill, edition_family, rate_ranks
+from ratings.rating import EnvParams, Skill, edition_family, rate_ranks
 from ratings.selectors import stream_outcome
 from tournaments import services as tournament_services
 from tournaments.errors import TournamentError
@@ -135,11 +144,26 @@ def never_counted(players: Sequence[int]) -> str:
 # -- rating in order -----------------------------------------------------------------------------
 
 
-def _order_after(game: RatedGame) -> Q:
+class _InOrder(Protocol):
+    """Anything with a place in a pool's completion order (a RatedGame or one of its rows)."""
+
+    @property
+    def completed_at(self) -> dt.datetime: ...
+
+    @property
+    def stream_id(self) -> uuid.UUID: ...
+
+
+def _order_after(game: _InOrder) -> Q:
     """Games of the pool at or after ``game`` in completion order."""
     return Q(completed_at__gt=game.completed_at) | Q(
         completed_at=game.completed_at, stream_id__gte=game.stream_id
     )
+
+
+def _at_or_after(game: _InOrder, start: _InOrder) -> bool:
+    """``_order_after`` in Python: UUIDs compare as PostgreSQL and SQLite order them."""
+    return (game.completed_at, game.stream_id) >= (start.completed_at, start.stream_id)
 
 
 def _ordered(queryset: Any) -> Any:
@@ -155,16 +179,9 @@ def pool_rate_pending(*, pool_id: int, limit: int = RATE_BATCH) -> int:
     """
     with transaction.atomic():
         pool = RatingPool.objects.select_for_update().get(pk=pool_id)
-        waiting = _ordered(pool.games.filter(status=RatedGame.Status.READY))
-        batch = list(waiting[:limit])
-        if not batch:
-            return 0
-        if pool.games.filter(_order_after(batch[0]), sequence__isnull=False).exists():
-            _rewind(pool, batch[0])  # it completed before games already rated, or was changed
-            batch = list(waiting[:limit])
-        _rate_batch(pool, batch)
-        _pause_for_fault_tests(batch)
-    return len(batch)
+        rated = _rate_waiting(pool, limit=limit)
+        _pause_for_fault_tests(rated)
+    return len(rated)
 
 
 def pool_rate_all_pending(*, pool_id: int) -> int:
@@ -175,51 +192,83 @@ def pool_rate_all_pending(*, pool_id: int) -> int:
     return total
 
 
-def _rate_batch(pool: RatingPool, batch: Sequence[RatedGame]) -> None:
-    """Rate ``batch`` (already in order) in memory, then write it with a few bulk statements."""
-    if not batch:
-        return
-    ratings = _ratings_for(pool, {p for game in batch for p in game.players})
+#: What a rating pass reads of each waiting game (a row, not a model instance).
+_GAME_FIELDS = ("pk", "stream_id", "completed_at", "players", "ranks")
+
+
+def _waiting(pool: RatingPool, limit: int | None) -> list[Any]:
+    rows = _ordered(pool.games.filter(status=RatedGame.Status.READY)).values_list(
+        *_GAME_FIELDS, named=True
+    )
+    return list(rows if limit is None else rows[:limit])
+
+
+def _rate_waiting(
+    pool: RatingPool,
+    *,
+    limit: int | None = None,
+    chunk: int = RATE_BATCH,
+    on_chunk: Callable[[Sequence[Any]], None] | None = None,
+) -> list[Any]:
+    """Rate the pool's waiting games in order (the first ``limit``, or all); return them.
+
+    Caller holds the pool's lock in a transaction. A waiting game that completed before games
+    already rated rewinds the pool to it first. Everything the pass needs is read in a few
+    queries (the games, their players' ratings, the last sequence); the games are rated in
+    memory, each ``chunk`` of them written with one insert of its changes and one update of
+    its games (``ratings.bulk``), and ``on_chunk`` told; the ratings are written once at the
+    end. The transaction makes the pass all or nothing.
+    """
+    games = _waiting(pool, limit)
+    if not games:
+        return []
+    if pool.games.filter(_order_after(games[0]), sequence__isnull=False).exists():
+        _rewind(pool, games[0])  # it completed before games already rated, or was changed
+        games = _waiting(pool, limit)
+    ratings = _ratings_for(pool, {p for game in games for p in game.players})
     sequence = _last_sequence(pool)
+    params = pool.params
     now = timezone.now()
-    changes: list[RatingChange] = []
-    for game in batch:
-        sequence += 1
-        changes.extend(_rate_one(pool, game, ratings, sequence))
-        game.status, game.sequence, game.rated_at = RatedGame.Status.RATED, sequence, now
-    RatingChange.objects.bulk_create(changes)
+    for first in range(0, len(games), max(chunk, 1)):
+        part = games[first : first + max(chunk, 1)]
+        changes: list[bulk.ChangeRow] = []
+        positions: list[tuple[int, int]] = []
+        for game in part:
+            sequence += 1
+            positions.append((game.pk, sequence))
+            changes.extend(
+                _rate_one(pool.pk, params, game=game, ratings=ratings, sequence=sequence, now=now)
+            )
+        bulk.insert_changes(changes)
+        bulk.mark_games_rated(positions, now)
+        if on_chunk is not None:
+            on_chunk(part)
     for rating in ratings.values():
         rating.updated_at = now
-    _save_rows(Rating, list(ratings.values()), ["mu", "sigma", "games", "updated_at"])
-    _save_rows(RatedGame, list(batch), ["status", "sequence", "rated_at"])
-
-
-#: Below this many rows, plain UPDATEs beat bulk_update's CASE expressions (measured).
-BULK_UPDATE_FROM = 12
-
-
-def _save_rows(model: Any, rows: Sequence[Any], fields: list[str]) -> None:
-    """Write ``fields`` of ``rows``: one UPDATE each for a few rows, a bulk UPDATE for many."""
-    if len(rows) >= BULK_UPDATE_FROM:
-        model.objects.bulk_update(rows, fields, batch_size=500)
-        return
-    for row in rows:
-        model.objects.filter(pk=row.pk).update(**{name: getattr(row, name) for name in fields})
+    bulk.update_ratings(list(ratings.values()))
+    return games
 
 
 def _rate_one(
-    pool: RatingPool, game: RatedGame, ratings: dict[int, Rating], sequence: int
-) -> list[RatingChange]:
+    pool_id: int,
+    params: EnvParams,
+    *,
+    game: Any,
+    ratings: dict[int, Rating],
+    sequence: int,
+    now: dt.datetime,
+) -> list[bulk.ChangeRow]:
+    """Rate one game in memory: update its players' ``ratings``, return its changes."""
     before = [ratings[player].skill for player in game.players]
-    after = rate_ranks(pool.params, before, game.ranks)
+    after = rate_ranks(params, before, game.ranks)
     changes = []
     for seat, (player, rank, old, new) in enumerate(
         zip(game.players, game.ranks, before, after, strict=True)
     ):
         changes.append(
-            RatingChange(
-                pool=pool,
-                game=game,
+            bulk.ChangeRow(
+                pool_id=pool_id,
+                game_id=game.pk,
                 stream_id=game.stream_id,
                 sequence=sequence,
                 player_id=player,
@@ -229,6 +278,8 @@ def _rate_one(
                 sigma_before=old.sigma,
                 mu_after=new.mu,
                 sigma_after=new.sigma,
+                current=True,
+                recorded_at=now,
             )
         )
         rating = ratings[player]
@@ -258,41 +309,57 @@ def _last_sequence(pool: RatingPool) -> int:
     return int(last["last"] or 0)
 
 
-def _rewind(pool: RatingPool, start: RatedGame) -> int:
+def _rewind(pool: RatingPool, start: _InOrder) -> None:
     """Undo the ratings of ``start`` and every later game; the counted ones wait to be rated again.
 
-    Their changes are kept but marked not current; each affected player's rating goes back to
-    the ``after`` of their last current change (or the pool's prior). Returns the games undone.
-    Caller holds the pool's lock.
+    Their changes are kept but marked not current (one UPDATE: the only one the append-only
+    history allows); each affected player's rating goes back to the ``after`` of their last
+    current change (or the pool's prior). Caller holds the pool's lock.
     """
     later = pool.games.filter(_order_after(start))
-    changes = RatingChange.objects.filter(pool=pool, current=True, game__in=later)
-    undone_ids = set(changes.values_list("game_id", flat=True).distinct())
-    undone_ids |= set(later.filter(status=RatedGame.Status.RATED).values_list("pk", flat=True))
-    if not undone_ids:
-        return 0
-    players = set(changes.values_list("player_id", flat=True).distinct())
-    changes.update(current=False)
-    RatedGame.objects.filter(pk__in=undone_ids).update(sequence=None, rated_at=None)
-    RatedGame.objects.filter(pk__in=undone_ids, status=RatedGame.Status.RATED).update(
-        status=RatedGame.Status.READY
+    first = later.filter(sequence__isnull=False).aggregate(first=Min("sequence"))["first"]
+    players: set[int] = set()
+    if first is not None:
+        # Sequences follow completion order (a rewind clears them from its game on), so the
+        # current changes of ``later`` are those from its first sequence on: a plain range,
+        # whatever the planner knows about a pool just loaded (a join here went nested-loop).
+        changes = RatingChange.objects.filter(pool=pool, current=True, sequence__gte=first)
+        players = set(changes.order_by().values_list("player_id", flat=True).distinct())
+        changes.update(current=False)
+    later.filter(Q(sequence__isnull=False) | Q(status=RatedGame.Status.RATED)).update(
+        sequence=None,
+        rated_at=None,
+        status=Case(
+            When(status=RatedGame.Status.RATED, then=Value(str(RatedGame.Status.READY))),
+            default=F("status"),
+        ),
     )
-    _restore_ratings(pool, players)
-    return len(undone_ids)
+    if players:
+        _restore_ratings(pool, players)
 
 
 def _restore_ratings(pool: RatingPool, players: Iterable[int]) -> None:
-    """Set each player's rating to what their current history says."""
-    for rating in Rating.objects.filter(pool=pool, player_id__in=list(players)):
-        history = RatingChange.objects.filter(pool=pool, player_id=rating.player_id, current=True)
-        last = history.order_by("-sequence").first()
-        rating.games = history.count()
-        rating.mu = last.mu_after if last else pool.mu
-        rating.sigma = last.sigma_after if last else pool.sigma
-        rating.save(update_fields=["mu", "sigma", "games", "updated_at"])
+    """Set each player's rating to what their current history says (one read, one write)."""
+    history = RatingChange.objects.filter(pool=pool, current=True, player_id=OuterRef("player_id"))
+    last = history.order_by("-sequence")
+    count = history.order_by().values("player_id").annotate(n=Count("pk")).values("n")
+    rows = list(
+        Rating.objects.filter(pool=pool, player_id__in=list(players)).annotate(
+            last_mu=Subquery(last.values("mu_after")[:1]),
+            last_sigma=Subquery(last.values("sigma_after")[:1]),
+            current_games=Coalesce(Subquery(count), 0),
+        )
+    )
+    now = timezone.now()
+    for rating in rows:
+        rating.games = rating.current_games
+        rating.mu = pool.mu if rating.last_mu is None else rating.last_mu
+        rating.sigma = pool.sigma if rating.last_sigma is None else rating.last_sigma
+        rating.updated_at = now
+    bulk.update_ratings(rows)
 
 
-def _pause_for_fault_tests(batch: Sequence[RatedGame]) -> None:
+def _pause_for_fault_tests(batch: Sequence[Any]) -> None:
     """Fault tests only: hold the open transaction so a test can kill -9 the worker mid-rating.
 
     ``HERALD_FAULT_PAUSE_RATING=<seconds>`` (set only in a fault test's own worker) sleeps after
@@ -372,45 +439,93 @@ def recompute_request(
 def recompute_run(*, job_id: int, batch: int = RATE_BATCH) -> RecomputeJob:
     """Carry out a recompute job: rewind the pool to its first game, then rate forward.
 
-    Each batch is its own transaction under the pool's lock and updates the job's progress, so
-    the API shows it moving. Running a job again (a redelivered task) starts it over, which
-    gives the same ratings.
+    One transaction holding the pool's lock: the rewind, the rating of every game from there
+    on in memory, and its writes, a chunk of ``batch`` games at a time (``_rate_waiting``).
+    A fault anywhere (a worker killed, a game that cannot be rated) rolls all of it back, so
+    the pool keeps its ratings and history as they were and never shows a half-recomputed
+    history; running the job again (a redelivered task) starts it over, which gives the same
+    ratings. The job's progress (status, done, total) is written after each chunk through a
+    connection of its own, committed at once, so the API shows it moving while the rating
+    transaction is still open (on PostgreSQL; elsewhere it shows once the job is done).
     """
     job = RecomputeJob.objects.select_related("pool").get(pk=job_id)
     if job.status == RecomputeJob.Status.DONE:
         return job
-    pool = job.pool
+    progress = _JobProgress(job)
     try:
-        scope = _recompute_start(job)
-        while pool_rate_pending(pool_id=pool.pk, limit=batch):
-            _recompute_progress(job, scope)
-        _recompute_progress(job, scope)
+        with transaction.atomic():
+            pool = RatingPool.objects.select_for_update().get(pk=job.pool_id)
+            start = _first_game_of(job) or _ordered(pool.games.all()).first()
+            scope = pool.games.exclude(status=RatedGame.Status.EXCLUDED)
+            if start is not None:
+                scope = scope.filter(_order_after(start))
+                _rewind(pool, start)
+            progress.write(
+                status=RecomputeJob.Status.RUNNING,
+                started_at=timezone.now(),
+                total=scope.count(),
+                done=0,
+                error="",
+            )
+
+            def advance(games: Sequence[Any]) -> None:
+                done = sum(1 for g in games if start is None or _at_or_after(g, start))
+                progress.write(done=job.done + done)
+
+            rated = _rate_waiting(pool, chunk=batch, on_chunk=advance)
+            _pause_for_fault_tests(rated)
     except Exception as exc:
+        progress.close()
         RecomputeJob.objects.filter(pk=job.pk).update(
-            status=RecomputeJob.Status.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000]
+            status=RecomputeJob.Status.FAILED, done=0, error=f"{type(exc).__name__}: {exc}"[:2000]
         )
         raise
+    progress.close()
     job.status, job.finished_at = RecomputeJob.Status.DONE, timezone.now()
-    job.save(update_fields=["status", "finished_at"])
+    job.save(update_fields=["status", "started_at", "total", "done", "error", "finished_at"])
     return job
 
 
-def _recompute_start(job: RecomputeJob) -> Any:
-    """Rewind the pool to the job's first game and count the games to rate; return the scope."""
-    with transaction.atomic():
-        pool = RatingPool.objects.select_for_update().get(pk=job.pool_id)
-        games = pool.games.all()
-        start = _first_game_of(job)
-        if start is not None:
-            games = games.filter(_order_after(start))
-            _rewind(pool, start)
-        else:
-            _rewind_all(pool)
-        scope = games.exclude(status=RatedGame.Status.EXCLUDED)
-        job.status, job.started_at = RecomputeJob.Status.RUNNING, timezone.now()
-        job.total, job.done, job.error = scope.count(), 0, ""
-        job.save(update_fields=["status", "started_at", "total", "done", "error"])
-    return scope
+class _JobProgress:
+    """Writes a running job's fields where other sessions see them at once.
+
+    On PostgreSQL through a second connection in autocommit, since the job's own transaction
+    commits only at the end; the rating transaction never writes the job row, so the two
+    never wait on each other. Elsewhere (SQLite, one writer at a time) in the job's own
+    transaction. ``job`` itself always holds the latest values.
+    """
+
+    def __init__(self, job: RecomputeJob) -> None:
+        self.job = job
+        self._side: Any = None
+        if connection.vendor == "postgresql":
+            self._side = connections.create_connection(DEFAULT_DB_ALIAS)
+
+    def write(self, **fields: Any) -> None:
+        for name, value in fields.items():
+            setattr(self.job, name, value)
+        if self._side is None:
+            RecomputeJob.objects.filter(pk=self.job.pk).update(**fields)
+            return
+        quote = self._side.ops.quote_name
+        assignments = ", ".join(f"{quote(name)} = %s" for name in fields)
+        table = quote(RecomputeJob._meta.db_table)
+        values = [getattr(value, "value", value) for value in fields.values()]  # choices: str
+        try:
+            with self._side.cursor() as cursor:
+                # Progress only: never wait long on a job row some other transaction holds.
+                cursor.execute("SET lock_timeout = '5s'")
+                cursor.execute(
+                    f"UPDATE {table} SET {assignments} WHERE id = %s", [*values, self.job.pk]
+                )
+        except DatabaseError:
+            logger.warning("recompute job %s: progress not written, going on", self.job.pk)
+            self.close()
+
+    def close(self) -> None:
+        if self._side is not None:
+            self._side.close()
+            self._side = None
 
 
 def _first_game_of(job: RecomputeJob) -> RatedGame | None:
@@ -419,17 +534,6 @@ def _first_game_of(job: RecomputeJob) -> RatedGame | None:
     return RatedGame(
         pool_id=job.pool_id, stream_id=job.from_stream_id, completed_at=job.from_completed_at
     )
-
-
-def _rewind_all(pool: RatingPool) -> None:
-    first = _ordered(pool.games.all()).first()
-    if first is not None:
-        _rewind(pool, first)
-
-
-def _recompute_progress(job: RecomputeJob, scope: Any) -> None:
-    job.done = scope.filter(status=RatedGame.Status.RATED).count()
-    RecomputeJob.objects.filter(pk=job.pk).update(done=job.done)
 
 
 def skill_prior(pool: RatingPool) -> Skill:
