@@ -76,6 +76,6 @@ def restore(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ratings", "0006_dispute_move_and_statements")]
+    dependencies = [("ratings", "0007_reported_games")]
 
     operations = [migrations.RunPython(install, restore)]
