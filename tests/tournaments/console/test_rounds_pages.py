@@ -94,6 +94,12 @@ def test_pairing_over_missing_results_asks_and_names_the_tables(
 def test_a_round_past_the_plan_asks_first(desk: Client, nine: Tournament) -> None:
     for _ in range(2):
         play_round(services.round_pair_next(tournament=nine))
+    nine.refresh_from_db()
+    # The last planned round's results are in: the tournament finished by itself, and
+    # pairing is refused until the organiser reopens it.
+    assert nine.status == Tournament.Status.FINISHED
+    assert desk.post(console(nine, "rounds/pair/")).status_code == 409
+    services.tournament_reopen(tournament=nine, by=None)
     refused = desk.post(console(nine, "rounds/pair/"))
     assert refused.status_code == 409
     assert "planned 2 rounds" in refused.content.decode()
