@@ -474,7 +474,7 @@ class Table:
     @property
     def placing(self) -> bool:
         """Some card of the hand can be placed now."""
-        return any(card.choosable for card in self.hand)
+        return any(card.placements for card in self.hand)
 
 
 # -- words -----------------------------------------------------------------------------------

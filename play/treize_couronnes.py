@@ -34,6 +34,7 @@ from engine.treize_couronnes.cards import (
 )
 from engine.treize_couronnes.words import COLOUR_WORDS, action_text, reward_part_text, reward_text
 from herald.texts import render
+from play import controls
 
 GAME_ID = "13-couronnes"
 JOKER = "joker:"
@@ -180,18 +181,11 @@ def _kings(view: dict[str, Any]) -> dict[str, King]:
 
 
 @dataclass
-class Control:
-    """One legal move as a button: its words and its JSON (``data-move``)."""
+class Control(controls.Control):
+    """One legal move as a button (play.controls.Control), with what 13 Couronnes adds."""
 
-    label: str
-    move: dict[str, Any]
     colour_class: str = ""  # a colour the button stands for (an announced colour, a blason)
     short: str = ""  # the words on a small button (``label`` is its full name)
-
-    @property
-    def json(self) -> str:
-        """The move as the API takes it, for ``data-move``."""
-        return json.dumps(self.move, sort_keys=True)
 
 
 @dataclass

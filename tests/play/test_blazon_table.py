@@ -259,6 +259,8 @@ def test_paying_is_choosing_the_cards_with_their_total_and_no_change_given() -> 
     assert re.search(r"<button[^>]*data-compose disabled", html)
     assert re.search(r'<p class="bz-overpay" data-overpay hidden>No change given', html)
     assert "Pay with the chosen cards" in words
+    assert "Choose the cards that pay" in words
+    assert "Choose a card: the spaces" not in words  # no placement while paying
     assert not [m for m in offered(html) if m["type"] == "pay"]
 
 
