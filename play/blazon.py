@@ -340,11 +340,30 @@ class HandCard:
     placements: list[Control]  # every placement of this card (normal, Herald, abatement)
     actions: list[Control]  # pay with it, or discard it (hand limit)
     spots: list[Spot] = field(default_factory=list)  # the placements by space and alignment
+    payable: bool = False  # it is one of the cards of a legal payment (``pay_cards``)
 
     @property
     def choosable(self) -> bool:
-        """Placing it is possible: the card is a choice that lights up its spaces."""
-        return bool(self.placements)
+        """Placing it is possible (the card is a choice that lights up its spaces), or paying
+        with it (a choice of the payment)."""
+        return bool(self.placements) or self.payable
+
+
+@dataclass
+class Payment:
+    """Paying for the card just placed in one move: the hand is a choice group whose
+    candidates are the legal ``pay_cards`` moves (choices.js), with the total and what is due."""
+
+    due: int
+    moves: list[dict[str, Any]]
+
+    @property
+    def candidates_json(self) -> str:
+        """The group's ``data-candidates``: each legal payment as its cards and its move."""
+        return json.dumps(
+            [{"choices": [str(c) for c in m["cards"]], "move": m} for m in self.moves],
+            sort_keys=True,
+        )
 
 
 @dataclass
@@ -414,6 +433,7 @@ class Table:
     last_moves: list[str] = field(default_factory=list)
     final: list[dict[str, Any]] = field(default_factory=list)
     final_words: str = ""
+    payment: Payment | None = None
 
     @property
     def legal_moves_json(self) -> str:
@@ -454,7 +474,7 @@ class Table:
     @property
     def placing(self) -> bool:
         """Some card of the hand can be placed now."""
-        return any(card.choosable for card in self.hand)
+        return any(card.placements for card in self.hand)
 
 
 # -- words -----------------------------------------------------------------------------------
@@ -840,7 +860,10 @@ def hand_cards(
     placements: dict[int, list[dict[str, Any]]] = {}
     for move in moves.get("place", []):
         placements.setdefault(move["card"], []).append(move)
-    pays = {m["card"]: m for m in moves.get("pay", [])}
+    payments = moves.get("pay_cards", [])
+    payable = {card for m in payments for card in m["cards"]}
+    # With payments in one move the cards are chosen; a game set up before them pays by card.
+    pays = {} if payments else {m["card"]: m for m in moves.get("pay", [])}
     discards = {m["card"]: m for m in moves.get("discard", [])}
     due = int(view.get("pay_due") or 0)
     spaces = me.spaces if me is not None else []
@@ -872,6 +895,7 @@ def hand_cards(
                 ],
                 actions=actions,
                 spots=_spots(mine, spaces, face.prestige),
+                payable=number in payable,
             )
         )
     return cards
@@ -1085,6 +1109,11 @@ def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: li
         pay_due=int(view.get("pay_due") or 0),
         controls=controls,
         legal_moves=list(legal_moves),
+        payment=(
+            Payment(int(view.get("pay_due") or 0), moves["pay_cards"])
+            if moves.get("pay_cards")
+            else None
+        ),
     )
 
 

@@ -34,6 +34,7 @@ from engine.treize_couronnes.cards import (
 )
 from engine.treize_couronnes.words import COLOUR_WORDS, action_text, reward_part_text, reward_text
 from herald.texts import render
+from play import controls
 
 GAME_ID = "13-couronnes"
 JOKER = "joker:"
@@ -89,12 +90,20 @@ class Face:
 
     @property
     def label(self) -> str:
-        """The card for a screen reader: id, colour, joker, and its law."""
-        words = {"card": self.id, "colour": self.colour_name, "action": self.action,
-                 "reward": self.reward}  # fmt: skip
+        """The card for a screen reader: its colour, joker, and its law (the edition's id,
+        "B07", is no word of the table's)."""
+        words = {"colour": self.colour_name, "action": self.action, "reward": self.reward}
         if self.special:
-            return gettext("%(card)s, %(colour)s, joker: %(action)s → %(reward)s") % words
-        return gettext("%(card)s, %(colour)s: %(action)s → %(reward)s") % words
+            return gettext("%(colour)s King, joker: %(action)s → %(reward)s") % words
+        return gettext("%(colour)s King: %(action)s → %(reward)s") % words
+
+    @property
+    def name(self) -> str:
+        """The card in a sentence ("Make … the King"): its colour and its law."""
+        words = {"colour": self.colour_name, "action": self.action, "reward": self.reward}
+        if self.special:
+            return gettext("the %(colour)s King, joker (%(action)s → %(reward)s)") % words
+        return gettext("the %(colour)s King (%(action)s → %(reward)s)") % words
 
 
 def action_icons(king: King, announced: str = "") -> tuple[Icon, ...]:
@@ -154,6 +163,15 @@ def face(king: King, announced: str = "") -> Face:
     )
 
 
+def card_words(card_id: Any) -> str:
+    """A King card named in words from its edition id (the id itself when no edition has it)."""
+    for kings in KINGS.values():
+        king = kings.get(str(card_id))
+        if king is not None:
+            return face(king).name
+    return str(card_id)
+
+
 def _kings(view: dict[str, Any]) -> dict[str, King]:
     edition = view.get("edition") or EDITIONS[0]
     return KINGS.get(edition, KINGS[EDITIONS[0]])
@@ -163,18 +181,11 @@ def _kings(view: dict[str, Any]) -> dict[str, King]:
 
 
 @dataclass
-class Control:
-    """One legal move as a button: its words and its JSON (``data-move``)."""
+class Control(controls.Control):
+    """One legal move as a button (play.controls.Control), with what 13 Couronnes adds."""
 
-    label: str
-    move: dict[str, Any]
     colour_class: str = ""  # a colour the button stands for (an announced colour, a blason)
     short: str = ""  # the words on a small button (``label`` is its full name)
-
-    @property
-    def json(self) -> str:
-        """The move as the API takes it, for ``data-move``."""
-        return json.dumps(self.move, sort_keys=True)
 
 
 @dataclass
@@ -318,7 +329,9 @@ def move_label(move: dict[str, Any], table_king: str, names: list[str]) -> str:
         return gettext("Draw up to 6 cards")
     if kind == "end-turn":
         if move.get("guard"):
-            return gettext("End your turn, putting a guard on %(king)s") % {"king": table_king}
+            return gettext("End your turn, putting a guard on %(king)s") % {
+                "king": card_words(table_king)
+            }
         return gettext("End your turn")
     if kind == "take-token":
         return _token_label(move)
@@ -337,9 +350,9 @@ def move_label(move: dict[str, Any], table_king: str, names: list[str]) -> str:
     if kind == "change-king":
         return _change_label(move)
     if kind == "pay-guard":
-        return gettext("Give %(card)s for the guard") % {"card": move.get("card")}
+        return gettext("Give %(card)s for the guard") % {"card": card_words(move.get("card"))}
     if kind == "redo-discard":
-        return gettext("Discard %(card)s") % {"card": move.get("card")}
+        return gettext("Discard %(card)s") % {"card": card_words(move.get("card"))}
     return str(kind)
 
 
@@ -356,7 +369,10 @@ def _token_label(move: dict[str, Any]) -> str:
 
 
 def _change_label(move: dict[str, Any]) -> str:
-    words = {"card": move.get("card"), "colour": colour_name(str(move.get("announce", "")))}
+    words = {
+        "card": card_words(move.get("card")),
+        "colour": colour_name(str(move.get("announce", ""))),
+    }
     if move.get("announce"):
         return gettext("Make %(card)s the King, announcing %(colour)s") % words
     return gettext("Make %(card)s the King") % words

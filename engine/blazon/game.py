@@ -1,8 +1,9 @@
 """Blazon (2–4 players) on the engine contract: turns as small moves, exact legal moves.
 
-A turn: Acquire (``draw`` twice, ``exchange``/``keep``) or Blazon (``place`` + ``pay``..., then
-``finish``); a Herald action at any step between them, once per turn; the free ``refresh``;
-then ``discard`` down to 7, ``end_turn``, and a ``claim`` when several distinctions are met.
+A turn: Acquire (``draw`` twice, ``exchange``/``keep``) or Blazon (``place`` + ``pay``... or
+one ``pay_cards``, then ``finish``); a Herald action at any step between them, once per turn; the
+free ``refresh``; then ``discard`` down to 7, ``end_turn``, and a ``claim`` when several
+distinctions are met.
 docs/rules/blazon.md gives the rulebook's words, the rulings and the tests that pin them.
 
 ``legality`` says which moves are legal (and why not), ``play`` carries them out and moves the
@@ -36,7 +37,7 @@ class BlazonGame(Game[BlazonState]):
     name = "Blazon"
     min_players = 2
     max_players = 4
-    engine_version = "1.2.0"
+    engine_version = "1.3.0"
     editions = tuple(EDITIONS)
     options = (
         Option(

@@ -24,6 +24,7 @@ from engine.blazon.moves import (
     Keep,
     Pass,
     Pay,
+    PayCards,
     Place,
     Refresh,
 )
@@ -63,6 +64,8 @@ SLOT_DECK = ("device",) * len(DEVICE_SLOTS) + ("tincture",) * len(TINCTURE_SLOTS
 
 #: From this engine version a Herald placement may start a row change (BZ-E5).
 HERALD_ROW_CHANGE = "1.2.0"
+#: From this engine version a placed card may be paid in one move, ``pay_cards``.
+PAY_CARDS = "1.3.0"
 
 
 def legal_moves(state: BlazonState, seat: int) -> list[Move]:
@@ -73,7 +76,8 @@ def legal_moves(state: BlazonState, seat: int) -> list[Move]:
     player = state.players[seat]
     moves: list[Move] = []
     if phase == PAY:
-        return [Pay(card) for card in player.hand if _pay_problem(state, player, card) is None]
+        moves = [Pay(card) for card in player.hand if _pay_problem(state, player, card) is None]
+        return moves + payments(state, player) if rules_since(state, PAY_CARDS) else moves
     if phase == CLAIM:
         return [Claim(d) for d in state.claimable]
     if phase == EXCHANGE:
@@ -172,6 +176,8 @@ def refresh_allowed(state: BlazonState) -> bool:
 def problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
     """Why ``move`` is refused now, or None. Every branch matches ``legal_moves``."""
     phase = state.phase
+    if isinstance(move, PayCards):
+        return _pay_cards_problem(state, player, move.cards)
     if isinstance(move, Pay):
         if phase != PAY:
             return _("there is nothing to pay for now")
@@ -403,6 +409,92 @@ def _pay_problem(state: BlazonState, player: PlayerState, card: int) -> Text | N
         "paying with card {card} would leave too little to finish changing row {row} this turn",
         card=card, row=state.pending_row,
     )  # fmt: skip
+
+
+def payment_order(edition: str, cards: tuple[int, ...]) -> list[int]:
+    """The order ``pay_cards`` discards its cards in: the smallest prestige first (then by
+    number), so the largest, the one that completes the payment, goes last (on top)."""
+    prestige = TABLES[edition].prestige
+    return sorted(cards, key=lambda n: (prestige[n], n))
+
+
+def payments(state: BlazonState, player: PlayerState) -> list[Move]:
+    """Every ``pay_cards`` legal now: each set of hand cards that covers ``pay_due`` with no
+    card needed for nothing (the rest without its largest card stays below what is due)."""
+    tables = TABLES[state.edition]
+    due = state.pay_due
+    # The largest first: the first card of a set is its largest, so each set is found once.
+    cards = sorted(player.hand, key=lambda n: (-tables.prestige[n], n))
+    found: list[PayCards] = []
+
+    def extend(chosen: list[int], rest: int, start: int, top: int) -> None:
+        # ``rest``: the prestige of the chosen cards but the largest (``top``), below ``due``.
+        if rest + top >= due:
+            found.append(PayCards(tuple(sorted(chosen))))
+        for index in range(start, len(cards)):
+            worth = tables.prestige[cards[index]]
+            if rest + worth < due:
+                extend([*chosen, cards[index]], rest + worth, index + 1, top)
+
+    for index, card in enumerate(cards):
+        extend([card], 0, index + 1, tables.prestige[card])
+    return [m for m in found if _payment_refusal(state, player, m.cards) is None]
+
+
+def _pay_cards_problem(
+    state: BlazonState, player: PlayerState, cards: tuple[int, ...]
+) -> Text | None:
+    if state.phase != PAY:
+        return _("there is nothing to pay for now")
+    if not rules_since(state, PAY_CARDS):
+        return _("this game was set up under an earlier engine: pay one card at a time")
+    if not cards:
+        return _("choose the cards that pay")
+    if list(cards) != sorted(set(cards)):
+        return _("list each card once, in increasing number")
+    for card in cards:
+        if card not in player.hand:
+            return _not_in_hand(card)
+    prestige = TABLES[state.edition].prestige
+    total = sum(prestige[n] for n in cards)
+    if total < state.pay_due:
+        return _("these cards are worth {total}: {due} is due", total=total, due=state.pay_due)
+    if total - max(prestige[n] for n in cards) >= state.pay_due:
+        return _(
+            "these cards are worth {total} and {due} is due: leave out a card that is not needed",
+            total=total, due=state.pay_due,
+        )  # fmt: skip
+    return _payment_refusal(state, player, cards)
+
+
+def _payment_refusal(
+    state: BlazonState, player: PlayerState, cards: tuple[int, ...]
+) -> Text | None:
+    """What ``pay`` refuses along the payment's order (the row change still to be finished)."""
+    if not state.pending_row:
+        return None
+    tables = TABLES[state.edition]
+    hand = list(player.hand)
+    due = state.pay_due
+    conflicts = _pending_conflicts(state, player)
+    for card in payment_order(state.edition, cards):
+        hand.remove(card)
+        due -= tables.prestige[card]
+        if not can_finish_row_change(
+            tables,
+            shield=tuple(player.shield),
+            hand=tuple(hand),
+            due=due,
+            conflicts=conflicts,
+            align=state.pending_align,
+            herald=player.heralds > 0 and not state.herald_used,
+        ):
+            return _(
+                "paying with card {card} would leave too little to finish changing row {row} "
+                "this turn",
+                card=card, row=state.pending_row,
+            )  # fmt: skip
+    return None
 
 
 def _herald_problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:

@@ -55,6 +55,17 @@ class Pay(Move):
     card: int
 
 
+@move_type("pay_cards")
+@dataclass(frozen=True, slots=True)
+class PayCards(Move):
+    """Pay for the card just placed in one move: discard these hand cards (each listed once, in
+    increasing number). Legal when their prestige covers what is due and none of them is
+    needed for nothing (without its largest card the rest would not cover it); the same as
+    ``pay`` with each of them, the smallest prestige first (engine 1.3.0)."""
+
+    cards: tuple[int, ...]
+
+
 @move_type("finish")
 @dataclass(frozen=True, slots=True)
 class Finish(Move):
@@ -131,6 +142,7 @@ MOVES = MoveSet(
     Keep,
     Place,
     Pay,
+    PayCards,
     Finish,
     HeraldTake,
     HeraldDraw,

@@ -27,6 +27,7 @@ from engine.blazon.moves import (
     Keep,
     Pass,
     Pay,
+    PayCards,
     Place,
     Refresh,
 )
@@ -106,6 +107,9 @@ def carry_out(state: BlazonState, seat: int, move: Move) -> None:
         _play_place(state, seat, move)
     elif isinstance(move, Pay):
         _play_pay(state, player, move.card)
+    elif isinstance(move, PayCards):
+        for card in legality.payment_order(state.edition, move.cards):
+            _play_pay(state, player, card)
     elif isinstance(move, Finish):
         state.phase = END
     elif isinstance(move, Discard):

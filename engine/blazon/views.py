@@ -27,6 +27,7 @@ from engine.blazon.moves import (
     Keep,
     Pass,
     Pay,
+    PayCards,
     Place,
     Refresh,
 )
@@ -72,6 +73,10 @@ def describe(move: Move, seat: int) -> Text:
     who = Seat(seat)
     if isinstance(move, Pay):
         return _("{seat} pays with {card}", seat=who, card=_card_name(move.card))
+    if isinstance(move, PayCards):
+        return _(
+            "{seat} pays with {cards}", seat=who, cards=tuple(_card_name(n) for n in move.cards)
+        )
     if isinstance(move, Place):
         space = SPACE_NAMES[move.space] if 0 <= move.space < SPACES else f"space {move.space}"
         worth = CARD_PRESTIGE.get(move.card, "?")

@@ -1,10 +1,15 @@
-"""Playing a whole game of Les 7 Blasons in Chromium, by clicking, for the browser tests.
+"""Playing a whole game in Chromium, by clicking, for the browser tests of every game.
 
 Each seat is in its own browser context (logged in by a session cookie) and a spectator in
 another. The driver knows nothing of the drawing beyond FRONTEND.md's "Testable by anyone":
-it clicks, at random, an enabled ``[data-move]`` on the page of the seat to act, until
-``[data-result]`` appears. At every step it checks on the DOM that no page shows another
-seat's hand, and at some steps that the phone-width page does not scroll sideways.
+on the page of the seat to act it clicks, at random, an enabled ``[data-move]`` or a
+``[data-choice]`` (a card of the hand: the spaces it goes to, the cards that pay, the cards to
+reveal...), and confirms a choice group's ``[data-compose]`` once the choices make a legal
+move, until ``[data-result]`` appears. At every move it checks on the DOM, with the game's
+``check``, that no page shows another seat's hand (Les 7 Blasons' by default), and at some
+moves that the phone-width page does not scroll sideways. Each page's :class:`Wire` keeps
+what it received (pages, fragments, API answers, WebSocket frames) for the tests that search
+it for hidden information.
 """
 
 from __future__ import annotations
@@ -13,12 +18,13 @@ import json
 import os
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine.sept_blasons.cards import STANDARD
 from events.models import Stream
@@ -27,6 +33,14 @@ from play.sept_blasons import colour_class
 from tests.conftest import DESKTOP, PHONE, WATCH_VIOLATIONS, watch_page
 
 ENABLED_MOVE = "[data-move]:not([disabled])"
+#: What the page of the seat to act offers to click: a move, or a choice of a choice group.
+OFFERED = (
+    "[data-stream] [data-move]:not([disabled]):visible, "
+    "[data-stream] [data-choice]:not([disabled]):visible"
+)
+#: A choice group's confirm button once its choices make a legal move (choices.js).
+COMPOSED = "[data-stream] [data-compose][data-move]:not([disabled])"
+CONFIRM = 0.7  # how often the driver confirms a composed move when one is ready
 AT_VERSION = "() => Number(document.querySelector('[data-stream]').dataset.version) >= %d"
 HOUSES = STANDARD.colours  # seat n plays the n-th house
 PHONE_WIDTH = PHONE["width"]
@@ -74,6 +88,58 @@ def fits(page: Any) -> None:
     assert width <= PHONE_WIDTH, f"the table is {width}px wide at {PHONE_WIDTH}px: {wide}"
 
 
+class Wire:
+    """Everything one browser page receives: the documents and fetches (HTML and JSON) and
+    the WebSocket frames, as text."""
+
+    def __init__(self, page: Any, seat: int | None) -> None:
+        self.seat = seat
+        self.texts: list[tuple[str, str]] = []  # (kind, text)
+        page.on("response", self.answer)
+        page.on("websocket", self.socket)
+
+    def answer(self, response: Any) -> None:
+        kind = response.headers.get("content-type", "")
+        if "html" in kind or "json" in kind:
+            try:
+                self.texts.append(("http", response.text()))
+            except Exception:  # a redirect or an aborted request has no body
+                return
+
+    def socket(self, socket: Any) -> None:
+        socket.on("framereceived", lambda payload: self.texts.append(("ws", str(payload))))
+
+    def frames(self) -> list[str]:
+        """The WebSocket frames received, in order."""
+        return [text for kind, text in self.texts if kind == "ws"]
+
+
+class Fetches:
+    """The table fragments a page is fetching now. After a move the page fetches its table
+    twice when the socket's frame for the new version arrives while the first fetch is on its
+    way; the second swaps the table again, and a click landing during that swap hits the new
+    drawing at the old place. The driver waits for the page to settle before clicking."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.pending = 0
+        page.on("request", self.started)
+        page.on("requestfinished", self.ended)
+        page.on("requestfailed", self.ended)
+
+    def started(self, request: Any) -> None:
+        self.pending += "/fragment" in request.url
+
+    def ended(self, request: Any) -> None:
+        self.pending -= "/fragment" in request.url
+
+    def settle(self) -> None:
+        for _ in range(500):
+            if self.pending <= 0:
+                return
+            self.page.wait_for_timeout(20)
+
+
 @dataclass
 class Turn:
     """What the step's callback learns: the step number, the acting page, the state."""
@@ -91,6 +157,7 @@ class Table:
     stream: Stream
     pages: list[Any]
     spectator: Any
+    wires: list[Wire] = field(default_factory=list)  # the seats' (by seat), then the spectator's
 
     @property
     def everyone(self) -> list[Any]:
@@ -109,6 +176,8 @@ def open_table(browser: Any, server: Any, problems: Any, stream: Stream, users: 
         [context_for(browser, server, problems, user) for user in users],
         context_for(browser, server, problems, None),
     )
+    seats: list[int | None] = [*range(len(users)), None]
+    table.wires = [Wire(page, seat) for page, seat in zip(table.everyone, seats, strict=True)]
     for page in table.everyone:
         page.goto(url)
         page.wait_for_selector("[data-stream]")
@@ -132,14 +201,19 @@ def play_by_clicking(
     *,
     chooser: random.Random,
     on_turn: Callable[[Turn], None] | None = None,
+    check: Callable[[Table, Any, int], None] | None = check_hands,
     fit_every: int = 20,
     max_moves: int = 3000,
 ) -> int:
-    """Click a random enabled move on the acting seat's page until the game ends; the other
-    pages follow by the socket alone. Returns the number of moves made."""
+    """Click at random what the acting seat's page offers — a move, or a choice then its
+    confirmation — until the game ends; the other pages follow by the socket alone. ``check``
+    (the table, the state, the seat to act) and ``on_turn`` run once per move. Returns the
+    number of moves made."""
     stream = table.stream
     game = game_of(stream)
-    moves = 0
+    fetches = [Fetches(page) for page in table.pages]
+    moves = clicks = 0
+    checked = -1  # the version last checked
     while True:
         stream.refresh_from_db()
         if stream.is_finished:
@@ -147,24 +221,61 @@ def play_by_clicking(
         state = current_state(stream)
         seat = game.to_act(state)[0]
         page = table.pages[seat]
-        for shown in table.everyone:
-            shown.wait_for_function(AT_VERSION % stream.version, timeout=15_000)
-        check_hands(table, state, seat)
-        controls = page.locator(ENABLED_MOVE)
-        count = controls.count()
-        assert count >= 1, f"seat {seat} is to act but its page offers no move"
-        assert page.locator(".turn-line.your-turn").count() == 1
-        assert page.title().startswith("Your turn")
-        if moves % fit_every == 0:
-            fits(page)
-            fits(table.spectator)
-        if on_turn is not None:
-            on_turn(Turn(moves, seat, page, state))
-        before = stream.version
-        controls.nth(chooser.randrange(count)).click()
-        page.wait_for_function(AT_VERSION % (before + 1), timeout=15_000)
-        moves += 1
+        if checked != stream.version:
+            for shown in table.everyone:
+                shown.wait_for_function(AT_VERSION % stream.version, timeout=15_000)
+            fetches[seat].settle()
+            if check is not None:
+                check(table, state, seat)
+            assert page.locator(".turn-line.your-turn").count() == 1
+            assert page.title().startswith("Your turn")
+            if moves % fit_every == 0:
+                fits(page)
+                fits(table.spectator)
+            if on_turn is not None:
+                on_turn(Turn(moves, seat, page, state))
+            checked = stream.version
+        fetches[seat].settle()
+        composed = page.locator(COMPOSED)
+        if composed.count() and chooser.random() < CONFIRM:
+            control = composed.first
+        else:
+            offered = page.locator(OFFERED)
+            count = offered.count()
+            assert count >= 1, f"seat {seat} is to act but its page offers nothing"
+            control = offered.nth(chooser.randrange(count))
+        clicks += 1
+        assert clicks < 20 * max_moves, "the game does not end"
+        if control.get_attribute("data-move") is None:
+            control.click()  # a choice: it lights up or joins a selection, nothing is sent
+            continue
+        moves += send(page, control, stream.version)
         assert moves < max_moves, "the game does not end"
+
+
+def send(page: Any, control: Any, version: int) -> bool:
+    """Click a move and wait for the page to show the next version; False when the click was
+    lost with the choices it composed (the driver chooses again).
+
+    table.js may swap the table twice for one move (after its own POST, and once more when the
+    socket's frame arrived before that swap): a click that lands on the table just replaced is
+    lost, as a person's would be, and the person clicks again. So does the driver, on the same
+    move in the table now shown, while the page still shows ``version`` and said nothing."""
+    sent = control.get_attribute("data-move")
+    again = page.locator(f"[data-stream] [data-move='{sent}']:not([disabled])")
+    for _attempt in range(3):
+        control.click()
+        try:
+            page.wait_for_function(AT_VERSION % (version + 1), timeout=5_000)
+            return True
+        except PlaywrightTimeout:
+            said = page.locator(".table-message").inner_text()
+            assert not said, f"{sent} was refused: {said!r}"
+            assert version_of(page) == version
+            if not again.count():  # a composed move: its choices are to be made again
+                return False
+            control = again.first
+    raise AssertionError(f"{sent} made no move")
 
 
 def check_game_over(table: Table) -> None:

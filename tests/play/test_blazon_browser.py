@@ -3,7 +3,11 @@ their own browser context (logged in by a session cookie), and a spectator. The 
 nothing of the drawing: at each step it clicks, at random, one of the controls the page of the
 seat to act offers (an enabled ``[data-move]``, or a ``[data-choice]``: a card of the hand,
 which lights the spaces it may go to), until ``[data-result]`` appears everywhere
-(FRONTEND.md, "Testable by anyone"). The other pages learn of each move over the socket only.
+(FRONTEND.md, "Testable by anyone"); a payment is made by choosing its cards and confirming.
+The other pages learn of each move over the socket only. The shared driver
+(tests/play/table_driver.py) clicks; afterwards every WebSocket frame and fetched drawing of
+each seat and of the spectator is searched for what its viewer may not see
+(tests/play/hidden_wire.py).
 
 A random game of Blazon is long: about 340 moves with 2 players and 600 with 4 (measured with
 the engine's random bot); the rules have no shorter game. Measured on the shared 2-core machine
@@ -22,25 +26,22 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from events.models import Event, EventType
 from events.services import stream_append_move, stream_open
 from events.states import current_state
 from tests.conftest import DESKTOP, PHONE
-from tests.play.table_driver import AT_VERSION, context_for, version_of
+from tests.play import table_driver as driver
+from tests.play.hidden_wire import check_seed, search_blazon, states_by_version
+from tests.play.table_driver import AT_VERSION, Table, Turn, context_for, open_table, version_of
 from tests.ratings.games import play_stream
 from tests.users import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ENABLED_MOVE = "[data-stream] [data-move]:not([disabled])"
-OFFERED = (
-    "[data-stream] [data-move]:not([disabled]):visible, "
-    "[data-stream] [data-choice]:not([disabled]):visible"
-)
 SPECTATOR_SHOT = 120  # the move after which the spectator's page is photographed
-CHECK_EVERY = 20
-FIT_CHECK = 40  # the move before which the actor's page is checked for sideways scrolling  # moves between the checks of what the other pages show
+FIT_CHECK = 40  # the move before which the actor's page is checked for sideways scrolling
 
 
 def shot(page: Any, name: str) -> None:
@@ -84,82 +85,65 @@ def hand_size(page: Any) -> int:
 def play_by_clicking(
     browser: Any, server: Any, problems: Any, players: int, *, shots: bool = False
 ) -> int:
-    """One whole game through the pages; returns the number of moves made."""
+    """One whole game through the pages with the shared driver (tests/play/table_driver.py);
+    then every drawing each page received is searched for what its viewer may not see."""
     users = [make_user(f"bz{players}-{n}") for n in range(players)]
     stream = stream_open(game_id="blazon", seats=users, public=True)
-    url = reverse("play:table", args=[stream.pk])
-    pages = [context_for(browser, server, problems, user) for user in users]
-    spectator = context_for(browser, server, problems, None)
-    for page in [*pages, spectator]:
-        page.goto(url)
-        page.wait_for_selector("[data-stream]")
-    chooser = random.Random(f"blazon/{players}/{stream.pk}")
-    moves = clicks = 0
+    table = open_table(browser, server, problems, stream, users)
     taken: set[str] = set()
+
+    def on_turn(turn: Turn) -> None:
+        if turn.step == FIT_CHECK:
+            fits(turn.page)
+        if shots:
+            take_shots(turn.page, turn.state, taken)
+            if turn.step == SPECTATOR_SHOT:
+                shot(table.spectator, f"spectator-{players}")
+
+    def check(table: Table, state: Any, seat: int) -> None:
+        if state.turn_number % 3 == 0 or state.phase == "pay":
+            check_the_other_pages(table.pages, table.spectator, state, seat, stream.version)
+
     try:
-        while True:
-            stream.refresh_from_db()
-            if stream.is_finished:
-                break
-            state = current_state(stream)
-            seat = state.turn
-            page = pages[seat]
-            page.wait_for_function(AT_VERSION % stream.version, timeout=15_000)
-            if moves % CHECK_EVERY == 0:
-                check_the_other_pages(pages, spectator, state, seat, stream.version)
-            if moves == FIT_CHECK:
-                fits(page)
-            if shots:
-                take_shots(page, state, taken)
-                if moves == SPECTATOR_SHOT:
-                    shot(spectator, f"spectator-{players}")
-            offered = page.locator(OFFERED)
-            count = offered.count()
-            assert count >= 1, f"seat {seat} is to act but its page offers nothing"
-            control = offered.nth(chooser.randrange(count))
-            clicks += 1
-            assert clicks < 6000, "the game does not end"
-            if control.get_attribute("data-move") is None:
-                control.click()  # a card of the hand: its spaces light up, nothing is sent
-                continue
-            send(page, control, stream.version, problems)
-            moves += 1
+        moves = driver.play_by_clicking(
+            table,
+            chooser=random.Random(f"blazon/{players}/{stream.pk}"),
+            on_turn=on_turn,
+            check=check,
+            fit_every=10_000,  # the phone width is checked at FIT_CHECK and in the shots
+        )
         stream.refresh_from_db()
-        for page in [*pages, spectator]:
+        for page in table.everyone:
             page.wait_for_selector("[data-result]", timeout=15_000)
             assert version_of(page) == stream.version
             result = json.loads(page.get_attribute("[data-result]", "data-result"))
             assert result == stream.result
             assert page.locator(ENABLED_MOVE).count() == 0
-        fits(pages[0])
+        fits(table.pages[0])
         if shots:
-            shot(pages[0], "game-over")
+            shot(table.pages[0], "game-over")
     finally:
-        for page in [*pages, spectator]:
-            page.context.close()
+        table.close()
+    check_what_each_page_received(table, stream, moves)
     return moves
 
 
-def send(page: Any, control: Any, version: int, problems: Any) -> None:
-    """Click a move and wait for the page to show the next version.
-
-    table.js may swap the table twice for one move (after its own POST, and once more when the
-    socket's frame arrived before that swap): a click that lands on the table just replaced is
-    lost, as a person's would be, and the person clicks again. So does this test, on the same
-    move in the table now shown, while the page still shows ``version`` and said nothing."""
-    sent = control.get_attribute("data-move")
-    again = page.locator(f"[data-stream] [data-move='{sent}']:not([disabled]):visible")
-    for _attempt in range(3):
-        control.click()
-        try:
-            page.wait_for_function(AT_VERSION % (version + 1), timeout=5_000)
-            return
-        except PlaywrightTimeout:
-            said = page.locator(".table-message").inner_text()
-            assert not said, f"{sent} was refused: {said!r}"
-            assert version_of(page) == version
-            control = again.first
-    raise AssertionError(f"{sent} made no move: {problems.seen[-5:]}")
+def check_what_each_page_received(table: Table, stream: Any, moves: int) -> None:
+    """Every frame and fetched drawing of each seat and the spectator: no other seat's hand
+    card and no deck's card (the next draws) before the end, no seed; the search finds each
+    seat's own hand cards in its own drawings."""
+    stream.refresh_from_db()
+    ended = Event.objects.get(stream=stream, type=EventType.GAME_ENDED).seq
+    states = states_by_version(stream)
+    for wire in table.wires:
+        assert len([f for f in wire.frames() if '"type": "table"' in f]) >= moves // 2
+        check_seed(wire, stream, ended)
+        searched = search_blazon(wire, states, ended)
+        assert searched.drawings > moves // 2, (wire.seat, searched)
+        if wire.seat is not None:
+            assert searched.found_allowed > searched.drawings, (wire.seat, searched)
+        else:
+            assert searched.found_allowed == 0
 
 
 def check_the_other_pages(
@@ -177,6 +161,30 @@ def check_the_other_pages(
     assert spectator.locator(ENABLED_MOVE).count() == 0
 
 
+def choose_an_overpayment(page: Any) -> bool:
+    """Pick, in the payment's choice group, the cards of a legal payment worth more than is
+    due (a person's clicks); then the total and the no-change notice show and the confirm
+    button carries that move. False when no payment overpays."""
+    group = page.locator("[data-stream] [data-pay-due]")
+    if not group.count():
+        return False
+    due = int(group.get_attribute("data-pay-due"))
+    values = {
+        c.get_attribute("data-choice"): int(c.get_attribute("data-choice-value"))
+        for c in group.locator("[data-choice]").all()
+    }
+    for candidate in json.loads(group.get_attribute("data-candidates")):
+        total = sum(values[c] for c in candidate["choices"])
+        if total > due:
+            for choice in candidate["choices"]:
+                group.locator(f'[data-choice="{choice}"]').click()
+            assert page.inner_text("[data-selection-total]") == str(total)
+            composed = page.locator("[data-stream] [data-compose]")
+            assert json.loads(composed.get_attribute("data-move")) == candidate["move"]
+            return True
+    return False
+
+
 def take_shots(page: Any, state: Any, taken: set[str]) -> None:
     """The first turn, the blazon move's steps (a card chosen, paying) and the hand limit."""
     phase = state.phase
@@ -189,9 +197,13 @@ def take_shots(page: Any, state: Any, taken: set[str]) -> None:
         fits(page)
         shot(page, "choose-a-space")
     elif "pay" not in taken and phase == "pay" and state.pay_due >= 2:
-        taken.add("pay")
-        fits(page)
-        shot(page, "pay")
+        if choose_an_overpayment(page):
+            taken.add("pay")
+            notice = page.locator("[data-overpay]")
+            assert notice.is_visible()
+            assert "No change given" in notice.inner_text()
+            fits(page)
+            shot(page, "pay")
     elif "exchange" not in taken and phase == "exchange":
         taken.add("exchange")
         shot(page, "exchange")

@@ -74,6 +74,22 @@ def offered(html: str, *, enabled_only: bool = False) -> list[dict[str, Any]]:
     return found
 
 
+def candidates(html: str) -> list[dict[str, Any]]:
+    """The moves of the page's choice groups (``data-candidates``: the payments in one move)."""
+    found = []
+    for raw in re.findall(r'data-candidates="([^"]*)"', html):
+        found += [c["move"] for c in json.loads(htmllib.unescape(raw))]
+    return found
+
+
+def drawn_moves(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The legal moves the drawing offers: all, but for the card by card ``pay`` when the whole
+    payment is offered in one move (``pay_cards``, chosen in the hand)."""
+    if any(m["type"] == "pay_cards" for m in legal):
+        return [m for m in legal if m["type"] != "pay"]
+    return legal
+
+
 def key(move: dict[str, Any]) -> str:
     return json.dumps(move, sort_keys=True)
 
@@ -141,7 +157,8 @@ def test_each_seat_sees_its_hand_and_exactly_its_legal_moves(moves: int, players
         assert hand_cards(html) == len(state.players[seat].hand)
         legal = [m.to_json() for m in GAME.legal_moves(state, seat)]
         # Every legal move has its control, and no control carries anything else.
-        assert sorted(set(map(key, offered(html)))) == sorted(map(key, legal))
+        controls = [*offered(html), *candidates(html)]
+        assert sorted(set(map(key, controls))) == sorted(map(key, drawn_moves(legal)))
         assert bool(legal) == (seat == actor)
         assert sorted(map(key, json.loads(root(html)["legal-moves"]))) == sorted(map(key, legal))
         words = text(html)
@@ -210,20 +227,53 @@ def _placements(state: BlazonState) -> list[dict[str, Any]]:
     return [m for m in moves if m["type"] == "place"]
 
 
-def test_paying_shows_what_is_due_and_that_no_change_is_given() -> None:
-    def overpaying(s: BlazonState) -> bool:
-        hand = s.players[s.turn].hand
-        prestige = GAME_CARDS_PRESTIGE
-        return s.phase == "pay" and any(prestige[n] > s.pay_due for n in hand)
+def _overpaying(s: BlazonState) -> bool:
+    hand = s.players[s.turn].hand
+    return s.phase == "pay" and any(GAME_CARDS_PRESTIGE[n] > s.pay_due for n in hand)
 
-    state = until(played(2, 0, "pay"), "pay", overpaying)
+
+def test_paying_is_choosing_the_cards_with_their_total_and_no_change_given() -> None:
+    """The hand is a choice group whose candidates are the legal payments in one move: each
+    card of one is a choice carrying its prestige, the total is shown against what is due,
+    the confirm button carries a move only once chosen (choices.js), the no-change notice waits
+    for an overpayment (blazon.js); no card by card ``pay`` button is drawn beside it."""
+    state = until(played(2, 0, "pay"), "pay", _overpaying)
     html = drawn(state, state.turn)
     words = htmllib.unescape(text(html))
     assert f"pay {state.pay_due} more prestige" in words
+    legal = [m.to_json() for m in GAME.legal_moves(state, state.turn)]
+    payments = [m for m in legal if m["type"] == "pay_cards"]
+    assert payments
+    group = re.search(r'<div class="bz-pay" data-choice-group ([^>]*)>', html)
+    assert group is not None
+    assert f'data-pay-due="{state.pay_due}"' in group.group(1)
+    assert sorted(map(key, candidates(html))) == sorted(map(key, payments))
+    for raw in re.findall(r'data-candidates="([^"]*)"', html):
+        for candidate in json.loads(htmllib.unescape(raw)):
+            assert candidate["choices"] == [str(c) for c in candidate["move"]["cards"]]
+    choices = dict(re.findall(r'data-choice="(\d+)" data-choice-value="(\d+)"', html))
+    in_payments = {c for m in payments for c in m["cards"]}
+    assert {int(c) for c in choices} == in_payments
+    assert all(int(v) == GAME_CARDS_PRESTIGE[int(c)] for c, v in choices.items())
+    assert "data-selection-total" in html
+    assert re.search(r"<button[^>]*data-compose disabled", html)
+    assert re.search(r'<p class="bz-overpay" data-overpay hidden>No change given', html)
+    assert "Pay with the chosen cards" in words
+    assert "Choose the cards that pay" in words
+    assert "Choose a card: the spaces" not in words  # no placement while paying
+    assert not [m for m in offered(html) if m["type"] == "pay"]
+
+
+def test_a_game_set_up_before_payments_in_one_move_pays_card_by_card() -> None:
+    state = until(played(2, 0, "pay"), "pay", _overpaying)
+    state.engine_version = "1.2.0"
+    html = drawn(state, state.turn)
+    words = htmllib.unescape(text(html))
     pays = sorted(map(key, (m for m in offered(html) if m["type"] == "pay")))
     assert pays
     assert pays == sorted(key(m.to_json()) for m in GAME.legal_moves(state, state.turn))
     assert "(no change given)" in words
+    assert "data-pay-due" not in html
 
 
 GAME_CARDS_PRESTIGE = {n: c.prestige for n, c in blazon.EDITIONS["reconstructed-1"].cards.items()}

@@ -24,9 +24,17 @@ from django.urls import reverse
 from engine.sept_blasons.cards import STANDARD
 from events.models import Event, EventType, Stream
 from events.services import stream_open
-from events.states import StreamReplay, current_state, game_of
+from events.states import current_state, game_of
 from play.sept_blasons import colour_class
-from tests.play.table_driver import AT_VERSION, ENABLED_MOVE, context_for, shot, version_of
+from tests.play.hidden_wire import views_by_version
+from tests.play.table_driver import (
+    AT_VERSION,
+    ENABLED_MOVE,
+    Wire,
+    context_for,
+    shot,
+    version_of,
+)
 from tests.play.test_live_access import tournament_game
 from tests.play.test_live_frames import hand_classes, move_once
 from tests.users import make_user
@@ -35,28 +43,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 HOUSES = STANDARD.colours
 WAIT = 15_000  # ms
-
-
-class Wire:
-    """Everything one browser page receives: the documents and fetches (HTML and JSON) and
-    the WebSocket frames, as text."""
-
-    def __init__(self, page: Any, seat: int | None) -> None:
-        self.seat = seat
-        self.texts: list[tuple[str, str]] = []  # (kind, text)
-        page.on("response", self.answer)
-        page.on("websocket", self.socket)
-
-    def answer(self, response: Any) -> None:
-        kind = response.headers.get("content-type", "")
-        if "html" in kind or "json" in kind:
-            try:
-                self.texts.append(("http", response.text()))
-            except Exception:  # a redirect or an aborted request has no body
-                return
-
-    def socket(self, socket: Any) -> None:
-        socket.on("framereceived", lambda payload: self.texts.append(("ws", str(payload))))
 
 
 def drawn_tables(kind: str, text: str) -> list[str]:
@@ -87,21 +73,6 @@ def drawn_tokens(html: str) -> dict[int, list[tuple[str, bool]]]:
             )
         ]
     return drawn
-
-
-def views_by_version(stream: Stream) -> dict[int, dict[int | None, dict[str, Any]]]:
-    """The engine's view for each seat and the public one, after each event of the stream."""
-    game = game_of(stream)
-    events = list(Event.objects.filter(stream=stream).order_by("seq"))
-    replay = StreamReplay(stream, events)
-    seats: list[int | None] = [*range(stream.players), None]
-    views = {1: {s: game.view(replay.state, s) for s in seats}}
-    for event, _ in replay.steps():
-        views[event.seq] = {s: game.view(replay.state, s) for s in seats}
-    last = views[max(views)]
-    for seq in range(1, stream.version + 1):  # events that change no state (GameEnded)
-        views.setdefault(seq, views.get(seq - 1, last))
-    return views
 
 
 def check_wire(wire: Wire, stream: Stream, views: Any, ended_at: int) -> int:

@@ -1,9 +1,11 @@
 """Whole games of 13 Couronnes played in Chromium on the live ASGI server: three and five
 players, each in their own browser context, and a spectator. The test knows nothing of the
-drawing beyond FRONTEND.md's "Testable by anyone": on the page of the seat to act it clicks, at
-random, an enabled ``[data-move]`` or a ``[data-choice]`` (a card to reveal or discard, a joker,
-a blason) — and a confirm button once the choices make a legal move — until ``[data-result]``
-appears everywhere. The other pages learn of each move over the stream's socket only.
+drawing beyond FRONTEND.md's "Testable by anyone": the shared driver (tests/play/table_driver.py)
+clicks, on the page of the seat to act, at random, an enabled ``[data-move]`` or a
+``[data-choice]`` (a card to reveal or discard, a joker, a blason) — and a confirm button once
+the choices make a legal move — until ``[data-result]`` appears everywhere. The other pages
+learn of each move over the stream's socket only; afterwards everything each page received is
+searched for what its viewer may not see (tests/play/hidden_wire.py).
 
 The games are kept short with the ``max_turns`` option (they end at the limit, or earlier at a
 13th crown); one more test brings a game to the edge of a 13th crown with bots and makes the
@@ -24,73 +26,43 @@ from django.urls import reverse
 
 from engine.bots import GreedyBot
 from engine.treize_couronnes.moves import RedoDiscard, RedoDraw
-from events.models import Stream
+from events.models import Event, EventType, Stream
 from events.services import stream_append_move, stream_open
 from events.states import current_state, game_of
 from play.treize_couronnes import law_choices
-from tests.play.table_driver import context_for, fits, shot, version_of
+from tests.play.hidden_wire import (
+    check_seed,
+    public_ids,
+    search_couronnes,
+    states_by_version,
+    views_by_version,
+)
+from tests.play.table_driver import (
+    COMPOSED,
+    Table,
+    Turn,
+    Wire,
+    context_for,
+    fits,
+    open_table,
+    play_by_clicking,
+    shot,
+    version_of,
+)
 from tests.users import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ENABLED_MOVE = "[data-move]:not([disabled])"
-CHOICE = "[data-choice]:not([disabled])"
-COMPOSED = "[data-compose][data-move]:not([disabled])"
 AT_VERSION = "() => Number(document.querySelector('[data-stream]').dataset.version) >= %d"
-CLICKS = 1500  # a bound on clicks (choices included) for one game: the games take far fewer
 
 
-def open_pages(browser: Any, server: Any, problems: Any, users: list[Any], stream: Stream) -> Any:
-    """One page per seat and a spectator's, each in its own context, on the game's table."""
-    url = reverse("play:table", args=[stream.pk])
-    pages = [context_for(browser, server, problems, user) for user in users]
-    spectator = context_for(browser, server, problems, None)
-    frames: list[str] = []
-
-    def keep(frame: Any) -> None:  # Playwright wants a Python function, not a builtin
-        frames.append(frame if isinstance(frame, str) else frame.decode())
-
-    def listen(socket: Any) -> None:
-        socket.on("framereceived", keep)
-
-    for page in [*pages, spectator]:
-        page.on("websocket", listen)
-        page.goto(url)
-        page.wait_for_selector("[data-stream]")
-    return pages, spectator, frames
-
-
-class Fetches:
-    """The table fragments a page is fetching now. After a move the page fetches its table
-    twice when the socket's frame for the new version arrives while the first fetch is on its
-    way; the second swaps the table again, and a click landing during that swap hits the new
-    drawing at the old place. The test waits for the page to settle before clicking."""
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-        self.pending = 0
-        page.on("request", self.started)
-        page.on("requestfinished", self.ended)
-        page.on("requestfailed", self.ended)
-
-    def started(self, request: Any) -> None:
-        self.pending += "/fragment" in request.url
-
-    def ended(self, request: Any) -> None:
-        self.pending -= "/fragment" in request.url
-
-    def settle(self) -> None:
-        for _ in range(500):
-            if self.pending <= 0:
-                return
-            self.page.wait_for_timeout(20)
-
-
-def check_hands(pages: list[Any], spectator: Any, state: Any, seat: int) -> None:
+def check_hands(table: Table, state: Any, seat: int) -> None:
     """Each page shows its own hand (as many cards as the seat holds) and no moves unless it is
     the page of the seat to act; the spectator has no hand. Under hidden_crowns each page shows
     its own crowns only (the spectator's none)."""
-    for other, other_page in enumerate(pages):
+    spectator = table.spectator
+    for other, other_page in enumerate(table.pages):
         if other != seat:
             assert other_page.locator(ENABLED_MOVE).count() == 0
             assert other_page.locator("[data-choice]").count() == 0
@@ -104,68 +76,7 @@ def check_hands(pages: list[Any], spectator: Any, state: Any, seat: int) -> None
         assert spectator.locator(".tc-players .tc-hidden").count() == state.players
 
 
-def click_at_random(page: Any, chooser: random.Random) -> str:
-    """Click something the page offers: "law" (a composed law move), "move" or "choice"."""
-    if page.locator(COMPOSED).count() and chooser.random() < 0.7:
-        page.locator(COMPOSED).first.click()
-        return "law"
-    moves = page.locator(ENABLED_MOVE)
-    choices = page.locator(CHOICE)
-    offered = moves.count() + choices.count()
-    assert offered >= 1, "the seat to act is offered nothing"
-    pick = chooser.randrange(offered)
-    if pick < moves.count():
-        composed = moves.nth(pick).get_attribute("data-compose") is not None
-        moves.nth(pick).click()
-        return "law" if composed else "move"
-    choices.nth(pick - moves.count()).click()
-    return "choice"
-
-
-def play_by_clicking(
-    pages: list[Any], spectator: Any, stream: Stream, chooser: random.Random, name: str
-) -> dict[str, int]:
-    """Click at random until the game is over; returns what was clicked, counted."""
-    counts = {"moves": 0, "choices": 0, "laws": 0}
-    fetches = [Fetches(page) for page in pages]
-    shots = {"turn": False, "choosing": False}
-    for _ in range(CLICKS):
-        stream.refresh_from_db()
-        if stream.is_finished:
-            return counts
-        state = current_state(stream)
-        seat = game_of(stream).to_act(state)[0]
-        page = pages[seat]
-        for shown in [*pages, spectator]:
-            shown.wait_for_function(AT_VERSION % stream.version, timeout=15_000)
-        fetches[seat].settle()
-        check_hands(pages, spectator, state, seat)
-        assert page.locator(".turn-line.your-turn").count() == 1
-        if not shots["turn"] and counts["moves"] >= 6:
-            shots["turn"] = True
-            fits(page)
-            shot(page, f"{name}-turn")
-            shot(spectator, f"{name}-spectator")
-        if not shots["choosing"] and page.locator(COMPOSED).count():
-            shots["choosing"] = True
-            fits(page)
-            shot(page, f"{name}-law-chosen")
-        before = stream.version
-        clicked = click_at_random(page, chooser)
-        if clicked == "choice":
-            counts["choices"] += 1
-            continue
-        try:
-            page.wait_for_function(AT_VERSION % (before + 1), timeout=15_000)
-        except Exception:
-            message = page.locator(".table-message").inner_text()
-            pytest.fail(f"{clicked} clicked, no new version; the page says {message!r}")
-        counts["moves"] += 1
-        counts["laws"] += clicked == "law"
-    pytest.fail(f"the game does not end in {CLICKS} clicks: {counts}")
-
-
-def check_game_over(pages: list[Any], spectator: Any, stream: Stream, frames: list[str]) -> None:
+def check_game_over(pages: list[Any], spectator: Any, stream: Stream, wires: list[Wire]) -> None:
     """Every page shows the stream's result, with no move left; the socket said versions only."""
     for page in [*pages, spectator]:
         page.wait_for_selector("[data-result]", timeout=15_000)
@@ -179,6 +90,7 @@ def check_game_over(pages: list[Any], spectator: Any, stream: Stream, frames: li
         winner = stream.result["details"]["winner"]
         if winner is not None:
             assert "holds 13 crowns and wins" in page.locator(".game-over").inner_text()
+    frames = [frame for wire in wires for frame in wire.frames()]
     assert frames
     for frame in frames:  # the socket's frames: a seat's own drawing, presence, versions
         data = json.loads(frame)
@@ -195,21 +107,74 @@ def check_game_over(pages: list[Any], spectator: Any, stream: Stream, frames: li
 def test_a_whole_game_is_played_by_clicking(
     browser: Any, asgi_server: Any, browser_problems: Any, players: int, options: dict[str, Any]
 ) -> None:
+    """The shared driver plays (tests/play/table_driver.py); afterwards every frame and fetched
+    drawing of each seat and of the spectator is searched for another hand's cards, the piles'
+    cards and, under hidden_crowns, the crowns of the others (tests/play/hidden_wire.py)."""
     names = ["Aude", "Baptiste", "Clotilde", "Denis", "Eulalie"][:players]
     users = [make_user(f"{name}{players}") for name in names]
     stream = stream_open(game_id="13-couronnes", seats=users, public=True, options=options)
-    pages, spectator, frames = open_pages(browser, asgi_server, browser_problems, users, stream)
-    chooser = random.Random(f"couronnes/{players}/{stream.pk}")
+    table = open_table(browser, asgi_server, browser_problems, stream, users)
+    name = f"couronnes-{players}p"
+    taken: set[str] = set()
+
+    def on_turn(turn: Turn) -> None:
+        if "turn" not in taken and turn.step >= 6:
+            taken.add("turn")
+            fits(turn.page)
+            shot(turn.page, f"{name}-turn")
+            shot(table.spectator, f"{name}-spectator")
+        if "choosing" not in taken and choose_a_law(turn.page):
+            taken.add("choosing")
+            fits(turn.page)
+            shot(turn.page, f"{name}-law-chosen")
+
     try:
-        counts = play_by_clicking(pages, spectator, stream, chooser, f"couronnes-{players}p")
-        check_game_over(pages, spectator, stream, frames)
-        fits(pages[0])
-        shot(pages[0], f"couronnes-{players}p-game-over")
+        moves = play_by_clicking(
+            table,
+            chooser=random.Random(f"couronnes/{players}/{stream.pk}"),
+            on_turn=on_turn,
+            check=check_hands,
+        )
+        check_game_over(table.pages, table.spectator, stream, table.wires)
+        fits(table.pages[0])
+        shot(table.pages[0], f"{name}-game-over")
     finally:
-        for page in [*pages, spectator]:
-            page.context.close()
-    assert counts["moves"] > options["max_turns"]
+        table.close()
+    assert moves > options["max_turns"]
+    assert "choosing" in taken, "no law was chosen through its cards"
+    check_what_each_page_received(table, stream)
     assert browser_problems.unexpected() == []
+
+
+def choose_a_law(page: Any) -> bool:
+    """Pick the parts of the first legal law move in the page's choice group, as a person
+    would; then the confirm button carries that move. False when no law is offered."""
+    group = page.locator("[data-stream] .tc-hand-area[data-choice-group]")
+    if not group.count():
+        return False
+    candidates = json.loads(group.get_attribute("data-candidates") or "[]")
+    if not candidates:
+        return False
+    for part in candidates[0]["choices"]:
+        page.locator(f'[data-choice="{part}"][aria-pressed="false"]').first.click()
+    assert json.loads(page.get_attribute(COMPOSED, "data-move")) == candidates[0]["move"]
+    return True
+
+
+def check_what_each_page_received(table: Table, stream: Stream) -> None:
+    """No page received, before the end, a card it may not see or the seed; and the search
+    found each seat's own cards (and own crowns) in its own drawings."""
+    stream.refresh_from_db()
+    ended = Event.objects.get(stream=stream, type=EventType.GAME_ENDED).seq
+    states = states_by_version(stream)
+    views = views_by_version(stream)
+    public = public_ids(stream, views)
+    for wire in table.wires:
+        check_seed(wire, stream, ended)
+        searched = search_couronnes(wire, states, views, public, ended)
+        assert searched.drawings > 5, (wire.seat, searched)
+        if wire.seat is not None:
+            assert searched.found_allowed > searched.drawings, (wire.seat, searched)
 
 
 def bring_to_the_edge(stream: Stream) -> dict[str, Any]:
@@ -260,10 +225,11 @@ def test_the_13th_crown_ends_the_game_at_once_on_every_page(
     stream = stream_open(game_id="13-couronnes", seats=users, public=True, seed="edge-of-13")
     winning = bring_to_the_edge(stream)
     seat = game_of(stream).to_act(current_state(stream))[0]
-    pages, spectator, frames = open_pages(browser, asgi_server, browser_problems, users, stream)
+    table = open_table(browser, asgi_server, browser_problems, stream, users)
+    pages, spectator = table.pages, table.spectator
     try:
         click_move(pages[seat], winning)
-        check_game_over(pages, spectator, stream, frames)
+        check_game_over(pages, spectator, stream, table.wires)
         for page in [*pages, spectator]:
             panel = page.locator(".game-over").inner_text()
             assert f"{users[seat].get_username()} holds 13 crowns and wins the game." in panel

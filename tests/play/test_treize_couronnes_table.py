@@ -66,7 +66,7 @@ def hand_ids(html: str) -> list[str]:
     hand = re.search(r'<ul class="tc-hand">(.*?)</ul>', html, flags=re.S)
     if hand is None:
         return []
-    return re.findall(r'<span class="tc-card-head"><span class="tc-id">([^<]*)</span>', hand[1])
+    return re.findall(r'<li class="tc-hand-card[^"]*" data-card="([^"]*)">', hand[1])
 
 
 def key(move: dict[str, Any]) -> str:
@@ -147,14 +147,30 @@ def test_a_discard_law_confirms_with_discard_words() -> None:
     assert candidates[0]["move"] == Discard(("O01", "O03")).to_json()
 
 
+def test_cards_are_named_by_their_colour_and_law_never_by_their_edition_id() -> None:
+    """The ids of the edition ("B07") stay in data attributes: no text, label or title of the
+    seat to act's table shows one, in English or in French."""
+    state = GAME.new_game(players=3, seed="names")
+    seat = GAME.to_act(state)[0]
+    for language in ("en", "fr"):
+        with translation.override(language):
+            html = drawn(state, seat)
+        shown = [text(html), *re.findall(r'(?:aria-label|title)="([^"]*)"', html)]
+        assert [w for w in shown if re.search(r"\b[A-Z]\d\d\b", w)] == []
+        assert hand_ids(html), "the hand is drawn"
+    assert "Make the " in " ".join(re.findall(r'aria-label="([^"]*)"', drawn(state, seat)))
+
+
 # -- the King in power ----------------------------------------------------------------------
 
 
 def test_the_king_in_power_is_drawn_large_with_its_law_in_words() -> None:
     state = GAME.new_game(players=3, seed="king")
-    words = text(drawn(state, None))
+    html = drawn(state, None)
+    words = text(html)
     assert "The King in power" in words
-    assert "B03" in words
+    assert 'data-card="B03"' in html
+    assert "B03" not in words  # the edition's id is no word of the table's
     assert "reveal 2 cards of the same colour" in words
     assert "1 crown" in words
 
@@ -167,10 +183,14 @@ def test_a_hole_king_shows_the_reward_beneath_and_the_kings_beneath() -> None:
     assert power is not None
     assert 'class="tc-hole-window"' in power[0]
     words = text(power[0])
-    assert "4 crowns (seen through the hole, from O04 beneath)" in words
+    assert (
+        "4 crowns (seen through the hole, from the orange King (reveal 4 orange cards → 4 "
+        "crowns) "
+        "beneath)"
+    ) in words
     beneath = re.search(r'<ol class="tc-beneath">(.*?)</ol>', html, flags=re.S)
     assert beneath is not None
-    assert re.findall(r'<span class="tc-id">([^<]*)</span>', beneath[1]) == ["O04", "B03"]
+    assert re.findall(r'data-card="([^"]*)"', beneath[1]) == ["O04", "B03"]
 
 
 def test_a_guard_on_the_king_names_its_owner_and_the_price() -> None:
@@ -207,7 +227,7 @@ def test_the_end_of_a_turn_offers_to_guard_the_king() -> None:
     assert sorted(map(key, offered(html))) == sorted(
         key(EndTurn(g).to_json()) for g in (False, True)
     )
-    assert "End your turn, putting a guard on B03" in text(html)
+    assert "End your turn, putting a guard on the blue King (reveal 2 cards" in text(html)
 
 
 def test_the_law_in_french() -> None:

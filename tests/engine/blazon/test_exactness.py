@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from engine.blazon import GAME
-from engine.blazon.moves import Draw, Pay, Place
+from engine.blazon.moves import Draw, Pay, PayCards, Place
 from engine.blazon.state import ALIGNS, DECKS, SPACES, BlazonState
 from engine.core import IllegalMove, Move, Rng
 
@@ -21,7 +21,8 @@ def accepted(state: BlazonState, seat: int, move: Move) -> bool:
 
 
 def every_candidate(state: BlazonState, seat: int) -> list[Move]:
-    """Every placement, payment and draw a player could try with the cards in hand."""
+    """Every placement, payment (card by card, or in one move with up to 3 cards) and draw a
+    player could try with the cards in hand."""
     hand = state.players[seat].hand
     places: list[Move] = [
         Place(card, space, align, herald, abate)
@@ -29,7 +30,12 @@ def every_candidate(state: BlazonState, seat: int) -> list[Move]:
             hand, range(SPACES), ALIGNS, (False, True), (False, True)
         )
     ]
-    return [*places, *(Pay(card) for card in hand), *(Draw(deck) for deck in DECKS)]
+    payments: list[Move] = [
+        PayCards(cards)
+        for size in (1, 2, 3)
+        for cards in itertools.combinations(sorted(hand), size)
+    ]
+    return [*places, *(Pay(card) for card in hand), *payments, *(Draw(deck) for deck in DECKS)]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

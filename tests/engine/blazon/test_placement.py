@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.blazon import GAME
-from engine.blazon.moves import Draw, EndTurn, Finish, Keep, Pay, Place
+from engine.blazon.moves import Draw, EndTurn, Finish, Keep, Pay, PayCards, Place
 from engine.blazon.state import BLAZON, END, MAIN, PAY
 from engine.core import IllegalMove
 from tests.engine.blazon.helpers import SPACE, fresh, give, n, play, put
@@ -129,7 +129,7 @@ def test_ruling_BZ_1_override_changes_a_row_alignment_within_the_turn() -> None:
     assert state.pending_row == 2
     # Only the ermine keeps the change possible: after paying with Or or in chief, nothing is
     # left to pay for (or to be) the arrangement that must cover r2c2.
-    assert GAME.legal_moves(state, 0) == [Pay(n("T034"))]
+    assert GAME.legal_moves(state, 0) == [Pay(n("T034")), PayCards((n("T034"),))]
     refused(state, Pay(n("T001")), "too little to finish changing row 2")
     play(state, Pay(n("T034")))
     assert state.phase == BLAZON
