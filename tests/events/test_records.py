@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import copy
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
 import engine
 from engine import registry
 from events.models import Event, Stream
+from events.records import record_filename
 from events.services import stream_continue_from, stream_open
 from herald import demo
 from tests.events import toy_game
@@ -77,7 +80,7 @@ def test_every_finished_demo_game_verifies_offline(
 def test_the_download_is_a_file_named_after_the_game_and_day(players: list[User]) -> None:
     stream = finished_game("les-7-blasons", {}, players[:3])
     response = Client().get(f"/api/v1/streams/{stream.pk}/record")
-    day = stream.created_at.date().isoformat()
+    day = timezone.localtime(stream.created_at).date().isoformat()
     assert response["Content-Disposition"] == (
         f'attachment; filename="les-7-blasons-{day}-{str(stream.pk)[:8]}.json"'
     )
@@ -85,6 +88,23 @@ def test_the_download_is_a_file_named_after_the_game_and_day(players: list[User]
     assert record["format"] == "herald-game-record"
     assert record["setup"]["players"][0]["username"] == "player0"
     assert [e["seq"] for e in record["events"]] == list(range(1, stream.version + 1))
+
+
+@pytest.mark.parametrize(
+    ("created_at", "day"),
+    [
+        (datetime(2026, 12, 1, 22, 59, tzinfo=UTC), "2026-12-01"),
+        # Half past eleven at night in UTC is already the next day at the club (Europe/Paris):
+        # the file is named after the club's day, the one the players remember.
+        (datetime(2026, 12, 1, 23, 30, tzinfo=UTC), "2026-12-02"),
+    ],
+)
+def test_the_file_is_named_after_the_clubs_day(
+    created_at: datetime, day: str, settings: Any
+) -> None:
+    settings.TIME_ZONE = "Europe/Paris"
+    stream = Stream(game="les-7-blasons", created_at=created_at)
+    assert record_filename(stream) == f"les-7-blasons-{day}-{str(stream.pk)[:8]}.json"
 
 
 def test_the_record_names_players_by_their_display_names(players: list[User]) -> None:

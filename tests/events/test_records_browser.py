@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.conf import global_settings
+from django.utils import timezone
 
 import engine
 from engine import registry
@@ -67,7 +68,8 @@ def test_a_spectator_downloads_a_finished_game_that_verifies_offline(
     with page.expect_download() as caught:
         link.click()
     download = caught.value
-    assert download.suggested_filename.startswith(f"les-7-blasons-{stream.created_at:%Y-%m-%d}-")
+    day = timezone.localtime(stream.created_at).date().isoformat()
+    assert download.suggested_filename.startswith(f"les-7-blasons-{day}-")
     path = tmp_path / download.suggested_filename
     download.save_as(path)
     checked = verify_file(path)
