@@ -22,6 +22,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from engine.treize_couronnes import words
 from engine.treize_couronnes.cards import (
     ANNOUNCED,
     COLOURS,
@@ -32,7 +33,13 @@ from engine.treize_couronnes.cards import (
     King,
     Reward,
 )
-from engine.treize_couronnes.words import COLOUR_WORDS, action_text, reward_part_text, reward_text
+from engine.treize_couronnes.words import (
+    COLOUR_WORDS,
+    action_text,
+    king_text,
+    reward_part_text,
+    reward_text,
+)
 from herald.texts import render
 from play import controls
 
@@ -87,6 +94,7 @@ class Face:
     reward: str
     action_icons: tuple[Icon, ...]
     reward_icons: tuple[Icon, ...]
+    name: str  # the card in a sentence ("Make … the King"): its colour and its law
 
     @property
     def label(self) -> str:
@@ -96,14 +104,6 @@ class Face:
         if self.special:
             return gettext("%(colour)s King, joker: %(action)s → %(reward)s") % words
         return gettext("%(colour)s King: %(action)s → %(reward)s") % words
-
-    @property
-    def name(self) -> str:
-        """The card in a sentence ("Make … the King"): its colour and its law."""
-        words = {"colour": self.colour_name, "action": self.action, "reward": self.reward}
-        if self.special:
-            return gettext("the %(colour)s King, joker (%(action)s → %(reward)s)") % words
-        return gettext("the %(colour)s King (%(action)s → %(reward)s)") % words
 
 
 def action_icons(king: King, announced: str = "") -> tuple[Icon, ...]:
@@ -160,16 +160,13 @@ def face(king: King, announced: str = "") -> Face:
         reward=render(reward_text(king.rewards)),
         action_icons=action_icons(king, announced),
         reward_icons=reward_icons(king.rewards),
+        name=render(king_text(king, announced)),
     )
 
 
 def card_words(card_id: Any) -> str:
     """A King card named in words from its edition id (the id itself when no edition has it)."""
-    for kings in KINGS.values():
-        king = kings.get(str(card_id))
-        if king is not None:
-            return face(king).name
-    return str(card_id)
+    return render(words.card_words(str(card_id)))
 
 
 def _kings(view: dict[str, Any]) -> dict[str, King]:

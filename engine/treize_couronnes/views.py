@@ -30,7 +30,13 @@ from engine.treize_couronnes.state import (
     showing_reward,
     showing_through,
 )
-from engine.treize_couronnes.words import COLOUR_WORDS, REWARD_WORDS, TOKEN_WORDS, word
+from engine.treize_couronnes.words import (
+    COLOUR_WORDS,
+    REWARD_WORDS,
+    TOKEN_WORDS,
+    card_words,
+    word,
+)
 
 PHASE_WORDS = {
     "start": _("{seat}: apply the law, change the King or redo the hand").msgid,
@@ -113,8 +119,8 @@ def describe(move: Move, seat: int) -> Text:
     who = Seat(seat)
     if isinstance(move, (Reveal, Discard)):
         used: tuple[Text | str, ...] = (
-            *move.cards,
-            *(_("joker {card}", card=j) for j in move.jokers),
+            *(card_words(c) for c in move.cards),
+            *(_("{card}, standing in", card=card_words(j)) for j in move.jokers),
             *(_("{colour} blason", colour=word(COLOUR_WORDS, b)) for b in move.blasons),
         )
         if isinstance(move, Reveal):
@@ -125,20 +131,22 @@ def describe(move: Move, seat: int) -> Text:
     if isinstance(move, ChangeKing):
         if move.announce:
             return _(
-                "{seat} makes {card} the King in power, announcing {colour}", seat=who,
-                card=move.card, colour=word(COLOUR_WORDS, move.announce),
+                "{seat} puts {card} in power, announcing {colour}", seat=who,
+                card=card_words(move.card), colour=word(COLOUR_WORDS, move.announce),
             )  # fmt: skip
-        return _("{seat} makes {card} the King in power", seat=who, card=move.card)
+        return _("{seat} puts {card} in power", seat=who, card=card_words(move.card))
     if isinstance(move, PayGuard):
         if move.card == HIDDEN:
             return _("{seat} gives a card to the guard's owner to change the King", seat=who)
         return _(
-            "{seat} gives {card} to the guard's owner to change the King", seat=who, card=move.card
+            "{seat} gives {card} to the guard's owner to change the King",
+            seat=who,
+            card=card_words(move.card),
         )
     if isinstance(move, RedoDiscard):
         if move.card == HIDDEN:  # as the others see it (public_move): face down
             return _("{seat} discards a card face down to redo the hand", seat=who)
-        return _("{seat} discards {card} to redo the hand", seat=who, card=move.card)
+        return _("{seat} discards {card} to redo the hand", seat=who, card=card_words(move.card))
     if isinstance(move, RedoDraw):
         return _("{seat} draws up to 6 cards", seat=who)
     if isinstance(move, TakeToken):

@@ -6,7 +6,7 @@ their ids."""
 from __future__ import annotations
 
 from engine.core.text import Text, _
-from engine.treize_couronnes.cards import ANNOUNCED, PAIR, Action, ActionKind, Reward
+from engine.treize_couronnes.cards import ANNOUNCED, KINGS, PAIR, Action, ActionKind, King, Reward
 
 #: The four colours.
 COLOUR_WORDS: dict[str, Text] = {
@@ -142,3 +142,30 @@ def _joined(parts: list[Text]) -> Text:
     if len(parts) == 1:
         return parts[0]
     return _("{first} and {second}", first=parts[0], second=_joined(parts[1:]))
+
+
+# -- a card in a sentence --------------------------------------------------------------------
+
+
+def king_text(king: King, announced: str = "") -> Text:
+    """A King in a sentence, by its colour and its law: ``the blue King (reveal 2 blue cards →
+    1 crown)``; a special card says it is a joker. The edition's id ("B07") is no word of the
+    table's."""
+    words = {
+        "colour": word(COLOUR_WORDS, king.colour),
+        "action": action_text(king.action, announced),
+        "reward": reward_text(king.rewards),
+    }
+    if king.special:
+        return _("the {colour} King, joker ({action} → {reward})", **words)
+    return _("the {colour} King ({action} → {reward})", **words)
+
+
+def card_words(card_id: str) -> Text | str:
+    """A card of any edition named in words from its id (the id itself when no edition has it,
+    a malformed move's value)."""
+    for kings in KINGS.values():
+        king = kings.get(card_id)
+        if king is not None:
+            return king_text(king)
+    return card_id

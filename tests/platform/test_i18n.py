@@ -55,7 +55,6 @@ IDENTICAL = {
     "score %(total)s",
     "{space} ({align})",
     "{seat} ({character})",
-    "joker {card}",
     "joker",
     "prestige",
     "distinctions",

@@ -707,11 +707,18 @@ def test_public_move_hides_redo_discards() -> None:
 
 
 def test_describe_reads_as_a_sentence() -> None:
+    # Cards by their colour and law, as on the table, never by the edition's ids.
     assert GAME.describe(Reveal(("B05",), ("G13",)), 1) == (
-        "seat 1 applies the law: reveals B05, joker G13"
+        "seat 1 applies the law: reveals the blue King (discard 2 orange cards → 2 crowns), "
+        "the green King, joker (reveal 1 green card, 1 purple card and 1 orange card → 3 crowns)"
+        ", standing in"
     )
     assert GAME.describe(ChangeKing("B07", "green"), 0) == (
-        "seat 0 makes B07 the King in power, announcing green"
+        "seat 0 puts the blue King (reveal 1 card of the colour announced when this King was "
+        "played → 1 crown) in power, announcing green"
+    )
+    assert GAME.describe(RedoDiscard("P10"), 0) == (
+        "seat 0 discards the purple King (have exactly 4 cards in hand → 2 crowns) to redo the hand"
     )
 
 

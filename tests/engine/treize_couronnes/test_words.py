@@ -61,5 +61,5 @@ def test_a_card_given_or_discarded_face_down_is_told_without_it() -> None:
         public = GAME.decode_move(GAME.public_move(move, 1))
         seen = str(GAME.describe_text(public, 1))
         assert "hidden" not in seen, seen
-        assert "B04" not in seen, seen
-        assert "B04" in str(GAME.describe_text(move, 1))
+        assert "blue King" not in seen, seen
+        assert "the blue King (reveal 4 blue cards" in str(GAME.describe_text(move, 1))
