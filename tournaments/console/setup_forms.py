@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.core import Option
 from tournaments import pairing
-from tournaments.models import Club, Format, LateEntryAward, Player, Tournament
+from tournaments.models import Club, Format, LateEntryAward, Player, TableMode, Tournament
 from tournaments.pages import TIEBREAKER_LABELS, _ordinal
 from tournaments.services import TournamentDefaults
 
@@ -55,6 +55,18 @@ class SettingsForm(forms.Form):
         min_value=1,
         max_value=50,
         help_text=_("Empty: as many as the organiser pairs."),
+    )
+    table_mode = forms.ChoiceField(
+        label=_("Tables play"),
+        choices=TableMode.choices,
+        initial=TableMode.HERALD,
+        required=False,  # a post without it keeps the tournament's (on Herald when created)
+        widget=forms.RadioSelect,
+        help_text=_(
+            "On Herald, each table's game opens when its round is published; with physical "
+            "cards, a player reports the result from their phone. The round's page changes "
+            "one table."
+        ),
     )
     bye_points = forms.FloatField(
         label=_("Points of a bye"), help_text=_("What a player left without a table earns.")
@@ -132,10 +144,11 @@ class SettingsForm(forms.Form):
             for name in (
                 "rounds_planned", "bye_points", "late_entry_award", "spectator_delay",
                 "dispute_window_minutes", "check_in_opens_at", "check_in_closes_at",
-                "player_cap", "table_preferred",
+                "player_cap", "table_preferred", "table_mode",
             )
         }  # fmt: skip
         initial["name"] = getattr(values, "name", "")
+        initial["table_mode"] = getattr(values, "table_mode", TableMode.HERALD)
         initial["bye_points"] = _plain(values.bye_points)
         initial["table_allowed"] = list(values.table_allowed)
         for place, points in enumerate(values.points_by_rank, start=1):
@@ -166,9 +179,11 @@ class SettingsForm(forms.Form):
         names = (
             "name", "rounds_planned", "bye_points", "late_entry_award", "spectator_delay",
             "dispute_window_minutes", "table_allowed", "table_preferred", "points_by_rank",
-            "tiebreakers", "check_in_opens_at", "check_in_closes_at", "player_cap",
+            "tiebreakers", "check_in_opens_at", "check_in_closes_at", "player_cap", "table_mode",
         )  # fmt: skip
-        return {name: data.get(name) for name in names}
+        values = {name: data.get(name) for name in names}
+        values["table_mode"] = values["table_mode"] or None
+        return values
 
 
 class CreateForm(SettingsForm):
@@ -218,6 +233,7 @@ class CreateForm(SettingsForm):
         values.update(
             format=data["format"],
             edition=data.get("edition", self.defaults.edition),
+            table_mode=values["table_mode"] or TableMode.HERALD,
             options={
                 option.name: _option_value(option, data.get(f"option_{option.name}"))
                 for option in self.defaults.option_specs
@@ -314,7 +330,7 @@ def field_groups(form: SettingsForm) -> list[dict[str, Any]]:
     """The form's fields in the fieldsets the page draws, in the order an organiser thinks."""
     places = form.defaults.max_players
     names: list[tuple[str, str, list[str]]] = [
-        ("tables", _("Tables"), ["table_allowed", "table_preferred"]),
+        ("tables", _("Tables"), ["table_mode", "table_allowed", "table_preferred"]),
         ("points", _("Points by place"), [f"points_{p}" for p in range(1, places + 1)]),
         ("byes", _("Byes and late entries"), ["bye_points", "late_entry_award"]),
         (

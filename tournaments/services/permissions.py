@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext
 
+from herald.roles import HOUSE_BOTS, in_group
 from tournaments import selectors
 from tournaments.errors import NotAllowed
 from tournaments.models import Club, Player, Tournament
@@ -48,7 +49,15 @@ def check_may_create(by: AbstractBaseUser, club: Club | None) -> None:
 
 
 def check_may_enter(by: AbstractBaseUser | None, tournament: Tournament, player: Player) -> None:
-    """An existing account is entered only by itself, or when it belongs to the club."""
+    """An existing account is entered only by itself, or when it belongs to the club; a house
+    bot (the demo's and the lobby's robot players) never."""
+    if in_group(player.user, HOUSE_BOTS):
+        raise NotAllowed(
+            gettext(
+                "{name} is one of Herald's house bots: bots fill open games, they do not "
+                "play in tournaments."
+            ).format(name=player.display_name)
+        )
     if by is None or selectors.user_is_staff(by) or by.pk == player.user_id:
         return
     if player.user_id not in selectors.club_member_ids(tournament.club, [player.user_id]):

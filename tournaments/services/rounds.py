@@ -144,7 +144,15 @@ def round_repair(*, round_: Round, by: AbstractBaseUser | None = None) -> Round:
     attempt = 1 + max(
         locked.tournament.rounds.filter(number=locked.number).values_list("attempt", flat=True)
     )
-    return _round_drawn(locked.tournament, locked.number, attempt=attempt, by=by)
+    # A table is a place in the room: the one the organiser set to play with physical cards
+    # stays so in the new draw (a re-pairing changes who sits there, not the cards on it).
+    paper = dict(locked.tables.filter(is_bye=False).values_list("number", "on_paper"))
+    drawn = _round_drawn(locked.tournament, locked.number, attempt=attempt, by=by)
+    for number, on_paper in paper.items():
+        drawn.tables.filter(number=number, is_bye=False).exclude(on_paper=on_paper).update(
+            on_paper=on_paper
+        )
+    return drawn
 
 
 def round_check(*, round_: Round) -> list[dict[str, Any]]:

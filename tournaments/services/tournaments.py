@@ -18,11 +18,20 @@ from engine.core import Option
 from tournaments import live, pairing
 from tournaments.errors import InvalidInput, WrongState
 from tournaments.games import game_facts, game_options
-from tournaments.models import Club, Format, LateEntryAward, Round, Stage, Tournament
+from tournaments.models import (
+    Club,
+    Format,
+    LateEntryAward,
+    Round,
+    Stage,
+    TableMode,
+    Tournament,
+)
 from tournaments.services._common import bounded, full_clean
 from tournaments.services.permissions import check_may_create, check_organiser
 from tournaments.services.registrations import waitlist_promote
 from tournaments.services.results import tournament_winner
+from tournaments.services.rounds import tournament_set_table_mode
 
 #: The refusal of an unknown late-entry award (``{input}`` is the value sent); the API's too.
 LATE_ENTRY_AWARD_REFUSAL = (
@@ -129,6 +138,7 @@ def tournament_create(
     check_in_closes_at: datetime | None = None,
     player_cap: int | None = None,
     cut_top: int | None = None,
+    table_mode: str = "herald",
 ) -> Tournament:
     """A tournament in registration, with one stage; sizes and points default from the game
     (:func:`tournament_defaults`), and a fresh join link.
@@ -172,6 +182,7 @@ def tournament_create(
         pairing_seed=pairing_seed or secrets.token_hex(8),
         status=Tournament.Status.REGISTRATION,
         spectator_delay=spectator_delay,
+        table_mode=_table_mode(table_mode),
         check_in_opens_at=check_in_opens_at,
         check_in_closes_at=check_in_closes_at,
         player_cap=_player_cap(player_cap),
@@ -329,6 +340,16 @@ def _check_check_in_window(opens_at: datetime | None, closes_at: datetime | None
 
 
 @transaction.atomic
+def _table_mode(mode: str) -> str:
+    if mode not in TableMode.values:
+        raise InvalidInput(
+            gettext("Tables play {choices}, not {mode}.").format(
+                choices=" or ".join(repr(v) for v in TableMode.values), mode=repr(mode)
+            )
+        )
+    return mode
+
+
 def tournament_settings_save(
     *,
     tournament: Tournament,
@@ -336,12 +357,17 @@ def tournament_settings_save(
     check_in_opens_at: datetime | None,
     check_in_closes_at: datetime | None,
     player_cap: int | None,
+    table_mode: str | None = None,
     **changes: Any,
 ) -> Tournament:
     """The console's settings page: what :func:`tournament_update` changes (``changes``),
     plus the check-in window and the player cap, which may also be emptied (None). A raised
-    (or removed) cap promotes waitlisted players into the places it frees."""
+    (or removed) cap promotes waitlisted players into the places it frees. A new
+    ``table_mode`` applies as :func:`tournament_set_table_mode` says (next draws, and a round
+    not yet published)."""
     check_organiser(by, tournament, "change its settings")
+    if table_mode is not None and table_mode != tournament.table_mode:
+        tournament_set_table_mode(tournament=tournament, mode=_table_mode(table_mode), by=by)
     tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
     tournament_update(tournament=tournament, **changes)
     _check_check_in_window(check_in_opens_at, check_in_closes_at)

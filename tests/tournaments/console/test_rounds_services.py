@@ -199,3 +199,18 @@ def test_confirm_and_tables_are_for_organisers(nine: Tournament) -> None:
     round_.refresh_from_db()
     assert round_.state == Round.State.DRAFT
     assert round_.tables.count() == 3
+
+
+def test_a_re_pairing_keeps_the_tables_set_to_play_with_physical_cards(
+    nine: Tournament, organiser: Any
+) -> None:
+    draft = services.round_pair_next(tournament=nine, by=organiser)
+    services.table_set_paper(table=table_at(draft, 2), on_paper=True, by=organiser)
+    again = services.round_repair(round_=draft, by=organiser)
+    assert again.pk != draft.pk
+    paper = {t.number: t.on_paper for t in again.tables.filter(is_bye=False)}
+    assert paper == {1: False, 2: True, 3: False}
+    # and publishing it opens games only at the tables on Herald
+    services.round_confirm(round_=again, by=organiser)
+    released = services.round_release(round_=again, by=organiser)
+    assert [t.stream_id is None for t in released.tables.order_by("number")] == [False, True, False]

@@ -13,8 +13,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
-from tests.tournaments.factories import PlayerFactory, UserFactory
+from play.services import house_bots_ensure
+from tests.tournaments.factories import PlayerFactory, UserFactory, register_players
 from tournaments import services
+from tournaments.errors import NotAllowed
 from tournaments.models import Club, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -95,6 +97,38 @@ def test_the_organiser_creates_a_tournament_from_the_form(organiser: Any, club: 
     assert made.late_entry_award == "half_bye"
     assert made.options["max_turns"] == 150
     assert made.club == club
+    assert made.table_mode == "herald"  # the default when the form says nothing
+
+
+def test_a_night_with_physical_cards_is_created_and_moved_to_herald_from_its_settings(
+    organiser: Any, club: Club
+) -> None:
+    client = signed_in(organiser)
+    form = client.get("/tournaments/new/?game=13-couronnes&format=swiss").content.decode()
+    assert 'name="table_mode" value="paper"' in form
+    assert 'name="table_mode" value="herald" required id="id_table_mode_0" checked' in form or (
+        'value="herald"' in form and "checked" in form
+    )
+    assert (
+        client.post("/tournaments/new/", create_form(club=club.pk, table_mode="paper")).status_code
+        == 302
+    )
+    made = Tournament.objects.get(name="Jeudi des Couronnes")
+    assert made.table_mode == "paper"
+    register_players(made, 8)
+    draft = services.round_pair_next(tournament=made, by=organiser)
+    assert all(t.on_paper for t in draft.tables.filter(is_bye=False))
+    url = f"/tournaments/{made.pk}/console/settings/"
+    assert 'value="paper" id="id_table_mode_1" checked' in client.get(url).content.decode() or (
+        client.get(url).context["form"]["table_mode"].value() == "paper"
+    )
+    assert client.post(url, create_form(table_mode="herald")).status_code == 302
+    made.refresh_from_db()
+    assert made.table_mode == "herald"
+    # the draft not yet published follows: its tables play on Herald now
+    assert not any(t.on_paper for t in draft.tables.filter(is_bye=False))
+    refused = client.post(url, create_form(table_mode="carrier-pigeon"))
+    assert refused.status_code == 400
 
 
 def test_a_refill_post_starts_again_from_the_new_games_defaults(organiser: Any, club: Club) -> None:
@@ -285,6 +319,15 @@ def test_a_player_joins_by_the_link_and_a_renewed_link_voids_it(
     stale = signed_in(UserFactory(username="late")).post(url)
     assert stale.status_code == 404
     assert "no longer" in stale.content.decode()
+
+
+def test_a_house_bot_may_not_be_registered(organiser: Any, tournament: Tournament) -> None:
+    (bot,) = house_bots_ensure(1)
+    with pytest.raises(NotAllowed, match="house bots"):
+        services.registration_create(tournament=tournament, player=bot.player, by=organiser)
+    with pytest.raises(NotAllowed, match="house bots"):
+        services.registration_create(tournament=tournament, player=bot.player, by=None)
+    assert not tournament.registrations.filter(player__user=bot).exists()
 
 
 def test_a_visitor_signs_up_by_the_link_only_where_the_club_allows(
