@@ -94,6 +94,7 @@ def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> 
         say(f"{tournament.name}: {plan.rounds} rounds played, verified and rated")
         made.append(tournament)
     _open_a_dispute(made, say)
+    open_night = _open_night(organiser, players, club, say)
     fresh += _open_games_to_try(admin, club, password, say)
     return {
         "admin": admin,
@@ -103,7 +104,39 @@ def demo_populate(*, say: Callable[[str], None] = print, seed: str = "demo") -> 
         "password": password if fresh else None,
         "fresh": fresh,
         "tournaments": made,
+        "open_night": open_night,
     }
+
+
+#: The night left open for registration, for the organiser to run in the browser: 13 Couronnes,
+#: tables of 3 and 4, three rounds, played with physical cards (the demo's players are
+#: accounts nobody plays for live: their results are reported, or entered at the console).
+OPEN_NIGHT = "13 Couronnes: open night"
+OPEN_NIGHT_ENTERED = 11  # the demo player makes it 12 by the join link
+
+
+def _open_night(organiser: Any, players: list[Any], club: Any, say: Callable[[str], None]) -> Any:
+    """A Swiss night of 13 Couronnes open for registration (its join link works), with eleven
+    of the demo's players registered and not yet checked in; the demo player is left out, to
+    join by the link."""
+    night = tournaments.tournament_create(
+        name=OPEN_NIGHT,
+        game_id="13-couronnes",
+        organiser=organiser,
+        club=club,
+        table_preferred=4,
+        table_allowed=[3, 4],
+        rounds_planned=3,
+        table_mode="paper",
+    )
+    others = [p for index, p in enumerate(players, start=1) if index != PLAYER_INDEX]
+    for player in others[:OPEN_NIGHT_ENTERED]:
+        tournaments.registration_create(tournament=night, player=player, by=organiser)
+    say(
+        f"{night.name}: open for registration, {OPEN_NIGHT_ENTERED} players entered; join link "
+        f"/tournaments/{night.pk}/join/{night.join_token}/"
+    )
+    return night
 
 
 def _sqlite_without_fsync() -> None:
