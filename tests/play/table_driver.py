@@ -161,7 +161,7 @@ class Table:
 
     @property
     def everyone(self) -> list[Any]:
-        return [*self.pages, self.spectator]
+        return [*self.pages, *([self.spectator] if self.spectator is not None else [])]
 
     def close(self) -> None:
         for page in self.everyone:
@@ -276,6 +276,58 @@ def send(page: Any, control: Any, version: int) -> bool:
                 return False
             control = again.first
     raise AssertionError(f"{sent} made no move")
+
+
+#: Everything the page offers to the seat to act, read in one go: each enabled move button (not
+#: a choice group's confirm) and each choice group's candidates (choices.js).
+OFFERS = """() => {
+  const table = document.querySelector('[data-stream]');
+  const buttons = [...table.querySelectorAll('[data-move]:not([disabled]):not([data-compose])')]
+    .filter((b) => b.offsetParent !== null)
+    .map((b) => ({move: JSON.parse(b.dataset.move), button: b.dataset.move}));
+  const groups = [...table.querySelectorAll('[data-choice-group]')].flatMap((g, index) =>
+    JSON.parse(g.dataset.candidates || '[]').map((c) => ({move: c.move, group: index, choices: c.choices})));
+  return [...buttons, ...groups];
+}"""
+
+
+def play_with_bot(table: Table, bots: dict[int, Any], *, max_moves: int = 400) -> int:
+    """Play the game by clicking, each seat's move chosen by its bot (``bots[seat]``, e.g. an
+    ``engine.bots.GreedyBot``) among exactly what the acting page offers: its enabled
+    ``[data-move]`` buttons and its choice groups' ``data-candidates``, decoded with the game.
+    The driver clicks the chosen button, or the chosen choices (as a multiset) then the group's
+    ``[data-compose]``. Every offer must be a legal move. Returns the number of moves made."""
+    stream = table.stream
+    game = game_of(stream)
+    fetches = [Fetches(page) for page in table.pages]
+    moves = 0
+    while True:
+        stream.refresh_from_db()
+        if stream.is_finished:
+            return moves
+        state = current_state(stream)
+        seat = game.to_act(state)[0]
+        page = table.pages[seat]
+        for shown in table.everyone:
+            shown.wait_for_function(AT_VERSION % stream.version, timeout=15_000)
+        fetches[seat].settle()
+        offers = page.evaluate(OFFERS)
+        assert offers, f"seat {seat} is to act but its page offers nothing"
+        decoded = [game.decode_move(offer["move"]) for offer in offers]
+        legal = game.legal_moves(state, seat)
+        assert all(move in legal for move in decoded), "the page offers an illegal move"
+        chosen = bots[seat].choose(game, state, seat, decoded)
+        offer = offers[decoded.index(chosen)]
+        if "button" in offer:
+            control = page.locator(f"[data-stream] [data-move='{offer['button']}']").first
+        else:
+            group = page.locator("[data-stream] [data-choice-group]").nth(offer["group"])
+            for choice in offer["choices"]:
+                group.locator(f'[data-choice="{choice}"][aria-pressed="false"]').first.click()
+            control = group.locator("[data-compose][data-move]:not([disabled])")
+            assert json.loads(control.get_attribute("data-move")) == offer["move"]
+        moves += send(page, control, stream.version)
+        assert moves < max_moves, "the game does not end"
 
 
 def check_game_over(table: Table) -> None:

@@ -14,32 +14,10 @@ from typing import Any
 import pytest
 
 from tests.conftest import DESKTOP, PHONE, WATCH_VIOLATIONS, watch_page
-from tests.tournaments.factories import UserFactory
-from tournaments import services
+from tests.tournaments.browser_people import log_in, no_sideways_scroll, person
 from tournaments.models import Club, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PASSWORD = "a-club-night-password-31"
-
-
-def no_sideways_scroll(tab: Any) -> None:
-    width = tab.evaluate("document.documentElement.scrollWidth")
-    assert width <= tab.viewport_size["width"], f"{tab.url} is {width}px wide"
-
-
-def log_in(tab: Any, username: str) -> None:
-    tab.fill("main input[name=username]", username)
-    tab.fill("main input[name=password]", PASSWORD)
-    tab.click("main button[type=submit]")
-
-
-def person(username: str, club: Club, role: str = "member") -> Any:
-    user = UserFactory(username=username)
-    user.set_password(PASSWORD)
-    user.save()
-    services.club_member_add(club=club, user=user, role=role)
-    return user
 
 
 def test_an_organiser_creates_a_night_and_two_players_join_and_check_in(
