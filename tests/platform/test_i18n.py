@@ -385,8 +385,9 @@ def _site_urls() -> list[str]:
     urls += [f"/clubs/{club.pk}/" for club in Club.objects.all()[:1]]
     for tournament in Tournament.objects.all():
         base = f"/tournaments/{tournament.pk}"
-        urls += [f"{base}/", f"{base}/standings/", f"{base}/pairings/1/"]
-        urls.append(f"{base}/pairings/1/by-name/")
+        urls += [f"{base}/", f"{base}/standings/"]
+        if tournament.rounds.filter(number=1).exclude(released_at=None).exists():
+            urls += [f"{base}/pairings/1/", f"{base}/pairings/1/by-name/"]
     for pool in ratings_selectors.pool_list():
         urls.append(f"/ratings/{pool.pk}/")
         best = ratings_selectors.leaderboard(pool=pool, limit=1)[0]
