@@ -210,20 +210,13 @@ def play_by_clicking(
     (the table, the state, the seat to act) and ``on_turn`` run once per move. Returns the
     number of moves made."""
     stream = table.stream
-    game = game_of(stream)
     fetches = [Fetches(page) for page in table.pages]
     moves = clicks = 0
     checked = -1  # the version last checked
-    while True:
-        stream.refresh_from_db()
-        if stream.is_finished:
-            return moves
-        state = current_state(stream)
-        seat = game.to_act(state)[0]
-        page = table.pages[seat]
+    while (acting := seat_to_act(table)) is not None:
+        state, seat, page = acting
         if checked != stream.version:
-            for shown in table.everyone:
-                shown.wait_for_function(AT_VERSION % stream.version, timeout=15_000)
+            wait_for_everyone(table)
             fetches[seat].settle()
             if check is not None:
                 check(table, state, seat)
@@ -251,6 +244,24 @@ def play_by_clicking(
             continue
         moves += send(page, control, stream.version)
         assert moves < max_moves, "the game does not end"
+    return moves
+
+
+def seat_to_act(table: Table) -> tuple[Any, int, Any] | None:
+    """The game's state, the seat to act and its page; None once the game is over."""
+    stream = table.stream
+    stream.refresh_from_db()
+    if stream.is_finished:
+        return None
+    state = current_state(stream)
+    seat = game_of(stream).to_act(state)[0]
+    return state, seat, table.pages[seat]
+
+
+def wait_for_everyone(table: Table) -> None:
+    """Wait until every page of the table shows the stream's version."""
+    for shown in table.everyone:
+        shown.wait_for_function(AT_VERSION % table.stream.version, timeout=15_000)
 
 
 def send(page: Any, control: Any, version: int) -> bool:
@@ -301,15 +312,9 @@ def play_with_bot(table: Table, bots: dict[int, Any], *, max_moves: int = 400) -
     game = game_of(stream)
     fetches = [Fetches(page) for page in table.pages]
     moves = 0
-    while True:
-        stream.refresh_from_db()
-        if stream.is_finished:
-            return moves
-        state = current_state(stream)
-        seat = game.to_act(state)[0]
-        page = table.pages[seat]
-        for shown in table.everyone:
-            shown.wait_for_function(AT_VERSION % stream.version, timeout=15_000)
+    while (acting := seat_to_act(table)) is not None:
+        state, seat, page = acting
+        wait_for_everyone(table)
         fetches[seat].settle()
         offers = page.evaluate(OFFERS)
         assert offers, f"seat {seat} is to act but its page offers nothing"
@@ -328,6 +333,7 @@ def play_with_bot(table: Table, bots: dict[int, Any], *, max_moves: int = 400) -
             assert json.loads(control.get_attribute("data-move")) == offer["move"]
         moves += send(page, control, stream.version)
         assert moves < max_moves, "the game does not end"
+    return moves
 
 
 def check_game_over(table: Table) -> None:
