@@ -53,13 +53,22 @@ def shown_move(page: Any) -> int:
     return int(page.get_attribute("[data-replay]", "data-replay-move"))
 
 
+def keys_ready(page: Any) -> None:
+    """Wait until the replay's module listens to the keyboard: a key pressed while the new
+    step's page still loads its module would be lost."""
+    page.wait_for_selector("[data-replay][data-keys='on']", state="attached", timeout=15_000)
+
+
 def press(page: Any, key: str, expected: int) -> None:
-    """Press ``key`` and wait for the replay to show move ``expected``."""
+    """Press ``key`` (once the keys work) and wait for the replay to show move ``expected``
+    with its keys working again."""
+    keys_ready(page)
     page.keyboard.press(key)
     page.wait_for_function(
         f"() => document.querySelector('[data-replay]')?.dataset.replayMove === '{expected}'",
         timeout=15_000,
     )
+    keys_ready(page)
 
 
 def test_an_arbiter_steps_through_a_finished_game_with_the_keyboard(

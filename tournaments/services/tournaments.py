@@ -339,7 +339,6 @@ def _check_check_in_window(opens_at: datetime | None, closes_at: datetime | None
         raise InvalidInput(gettext("Check-in must close after it opens."))
 
 
-@transaction.atomic
 def _table_mode(mode: str) -> str:
     if mode not in TableMode.values:
         raise InvalidInput(
@@ -350,6 +349,7 @@ def _table_mode(mode: str) -> str:
     return mode
 
 
+@transaction.atomic
 def tournament_settings_save(
     *,
     tournament: Tournament,
@@ -366,11 +366,11 @@ def tournament_settings_save(
     ``table_mode`` applies as :func:`tournament_set_table_mode` says (next draws, and a round
     not yet published)."""
     check_organiser(by, tournament, "change its settings")
+    _check_check_in_window(check_in_opens_at, check_in_closes_at)
     if table_mode is not None and table_mode != tournament.table_mode:
         tournament_set_table_mode(tournament=tournament, mode=_table_mode(table_mode), by=by)
     tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
     tournament_update(tournament=tournament, **changes)
-    _check_check_in_window(check_in_opens_at, check_in_closes_at)
     tournament.check_in_opens_at = check_in_opens_at
     tournament.check_in_closes_at = check_in_closes_at
     tournament.player_cap = _player_cap(player_cap)

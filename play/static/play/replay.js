@@ -40,4 +40,6 @@ if (replay) {
       if (Number(slider.value) !== Number(replay.dataset.replayMove)) go(slider.value);
     });
   }
+  // Keys work from here on: a test (or a club's own) waits for this before pressing one.
+  replay.dataset.keys = "on";
 }
