@@ -36,6 +36,9 @@ class Searched:
 
     drawings: int = 0
     found_allowed: int = 0
+    #: Drawings that failed to show one of the viewer's own cards by its words (Blazon): the
+    #: control that the words searched for are the ones a drawing writes.
+    own_missing: int = 0
 
 
 def states_by_version(stream: Stream) -> dict[int, Any]:
@@ -152,7 +155,10 @@ def search_blazon(wire: Wire, states: dict[int, Any], ended_at: int) -> Searched
             assert refs <= own, (wire.seat, version, sorted(refs - own))
             shown = [c for c in hidden if c in labels and labels[c] in html]
             assert shown == [], (wire.seat, version, [labels[c] for c in shown])
-            searched.found_allowed += sum(1 for c in own if c in labels and labels[c] in html)
+            worded = [c for c in own if c in labels]
+            found = sum(1 for c in worded if labels[c] in html)
+            searched.found_allowed += found
+            searched.own_missing += found < len(worded)
             searched.drawings += 1
     return searched
 

@@ -141,7 +141,8 @@ def check_what_each_page_received(table: Table, stream: Any, moves: int) -> None
         searched = search_blazon(wire, states, ended)
         assert searched.drawings > moves // 2, (wire.seat, searched)
         if wire.seat is not None:
-            assert searched.found_allowed > searched.drawings, (wire.seat, searched)
+            assert searched.own_missing == 0, (wire.seat, searched)
+            assert searched.found_allowed > 0, (wire.seat, searched)
         else:
             assert searched.found_allowed == 0
 
