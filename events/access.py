@@ -77,6 +77,9 @@ class StreamAccess:
     stream: Stream
     user: Any
     seat: int | None
+    #: The watch rules' delay for this stream when the caller has it already (a table
+    #: socket's moment, play.moments); asked of the rules otherwise.
+    known_delay: int | None = None
 
     @cached_property
     def privileged(self) -> bool:
@@ -102,7 +105,9 @@ class StreamAccess:
         everyone once the game is over."""
         if self.seat is not None or self.privileged or self.stream.is_finished:
             return 0
-        return max((rules.spectator_delay(self.stream) for rules in watch_rules()), default=0)
+        if self.known_delay is not None:
+            return self.known_delay
+        return stream_spectator_delay(self.stream)
 
     @cached_property
     def shown_version(self) -> int:
@@ -110,6 +115,11 @@ class StreamAccess:
         spectator the last version before the ``spectator_delay``-th last move (the setup
         while fewer moves have been played)."""
         return delayed_version(self.stream, self.spectator_delay)
+
+
+def stream_spectator_delay(stream: Stream) -> int:
+    """How many moves behind the game the watch rules keep a plain spectator of ``stream``."""
+    return max((rules.spectator_delay(stream) for rules in watch_rules()), default=0)
 
 
 def delayed_version(stream: Stream, delay: int) -> int:
@@ -149,7 +159,17 @@ def access_stream_for_user(user: Any, stream_id: UUID | str) -> StreamAccess:
         raise StreamNotFound(
             gettext("there is no game stream {stream_id}").format(stream_id=stream_id)
         )
-    access = StreamAccess(stream=stream, user=user, seat=seat_of(user, stream.pk))
+    return access_to_stream(user, stream, seat_of(user, stream.pk))
+
+
+def access_to_stream(
+    user: Any, stream: Stream, seat: int | None, *, known_delay: int | None = None
+) -> StreamAccess:
+    """:func:`access_stream_for_user`'s rule for a stream row already read and the user's seat
+    already found (a table socket knows both: seats never change once a stream is open), and
+    the spectator delay when known (:attr:`StreamAccess.known_delay`); StreamNotFound when the
+    user may not see it."""
+    access = StreamAccess(stream=stream, user=user, seat=seat, known_delay=known_delay)
     if (
         not stream.public
         and access.seat is None
@@ -157,7 +177,7 @@ def access_stream_for_user(user: Any, stream_id: UUID | str) -> StreamAccess:
         and not watchable_streams(user, [stream.pk])
     ):
         raise StreamNotFound(
-            gettext("there is no game stream {stream_id}").format(stream_id=stream_id)
+            gettext("there is no game stream {stream_id}").format(stream_id=stream.pk)
         )
     return access
 

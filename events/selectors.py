@@ -7,6 +7,7 @@ for arbiters and staff (see events.access).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -177,12 +178,19 @@ def event_for_access(event: Event, access: StreamAccess) -> dict[str, Any]:
     return event_json(event, full=access.sees_everything, seat=access.seat, stream=access.stream)
 
 
-def stream_events(access: StreamAccess, *, after: int = 0) -> list[dict[str, Any]]:
+def stream_events(
+    access: StreamAccess, *, after: int = 0, read: Sequence[Event] | None = None
+) -> list[dict[str, Any]]:
     """The stream's events after seq ``after``, as this caller may see them (up to the
-    version they are shown: a delayed spectator's stops there)."""
-    events = Event.objects.filter(
-        stream=access.stream, seq__gt=after, seq__lte=access.shown_version
-    ).order_by("seq")
+    version they are shown: a delayed spectator's stops there). ``read``: the stream's events
+    already read, in seq order, holding every seq from ``after + 1`` on (a table socket's
+    moment, play.moments); otherwise they are read here."""
+    if read is None:
+        events: Iterable[Event] = Event.objects.filter(
+            stream=access.stream, seq__gt=after, seq__lte=access.shown_version
+        ).order_by("seq")
+    else:
+        events = (e for e in read if after < e.seq <= access.shown_version)
     return [event_for_access(event, access) for event in events]
 
 

@@ -34,6 +34,7 @@ from events.access import access_stream_for_user
 from events.consumers import FORBIDDEN, StreamConsumer
 from events.errors import StreamNotFound
 from play import presence as presences
+from play.moments import moment_at
 from play.rendering import public_drawings, public_key, render_table
 
 logger = logging.getLogger(__name__)
@@ -54,11 +55,20 @@ def language_of(scope: dict[str, Any]) -> str:
 
 
 def draw_for(
-    user: Any, stream_id: str, language: str, presence: list[bool] | None
+    user: Any,
+    stream_id: str,
+    *,
+    seat: int | None,
+    version: int,
+    language: str,
+    presence: list[bool] | None,
 ) -> tuple[int, str] | None:
-    """(In a database thread.) The table for ``user`` now; StreamNotFound when they may no
+    """(In a database thread.) The table for ``user``, at their ``seat`` (found when the
+    socket opened: seats never change), drawn at ``version`` or later from what this process
+    read once for every socket of the stream (play.moments); StreamNotFound when they may no
     longer see the stream."""
-    return render_table(access_stream_for_user(user, stream_id), language, presence)
+    moment = moment_at(stream_id, version)
+    return render_table(moment.access(user, seat), language, presence, moment)
 
 
 class TableConsumer(StreamConsumer):
@@ -123,7 +133,12 @@ class TableConsumer(StreamConsumer):
                 return
         try:
             drawn = await database_sync_to_async(draw_for)(
-                self.scope.get("user"), self.stream_id, self.language, self.presence
+                self.scope.get("user"),
+                self.stream_id,
+                seat=self.seat,
+                version=version,
+                language=self.language,
+                presence=self.presence,
             )
         except StreamNotFound:  # no longer allowed to watch (e.g. left the club)
             await self.close(code=FORBIDDEN)

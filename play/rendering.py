@@ -21,14 +21,20 @@ from django.utils import translation
 from events.access import StreamAccess
 from play import presence as presences
 from play import selectors
+from play.moments import Moment
 
 
-def table_context(access: StreamAccess, presence: list[bool] | None = None) -> dict[str, Any]:
+def table_context(
+    access: StreamAccess, presence: list[bool] | None = None, moment: Moment | None = None
+) -> dict[str, Any]:
     """What the table's templates draw for ``access.user``: the game's public summary, the
     table as they may see it (None for a game not drawn at the table yet) with which seats are
-    connected (``presence``; read from the presence store when not given)."""
-    summary = selectors.game_summary(access)
-    table = selectors.seat_table(access, summary)
+    connected (``presence``; read from the presence store when not given). ``moment``: what
+    the stream's other drawings of this version read already (play.moments), read here when
+    not given."""
+    facts, recent = (moment.facts, moment.recent) if moment is not None else (None, None)
+    summary = selectors.game_summary(access, facts)
+    table = selectors.seat_table(access, summary, recent)
     if table is not None:
         table.presence = (
             list(presence)
@@ -109,10 +115,15 @@ def plain_spectator(access: StreamAccess) -> bool:
 
 
 def render_table(
-    access: StreamAccess, language: str, presence: list[bool] | None = None
+    access: StreamAccess,
+    language: str,
+    presence: list[bool] | None = None,
+    moment: Moment | None = None,
 ) -> tuple[int, str] | None:
     """The table's root element for ``access.user`` in ``language``, and the stream version it
-    shows (a delayed spectator's is behind the stream's); None for a game not drawn yet."""
+    shows (a delayed spectator's is behind the stream's); None for a game not drawn yet.
+    ``moment``: the stream's version as the process read it for all its sockets (its stream
+    row is ``access.stream``)."""
     with translation.override(language):
         key: tuple[Any, ...] | None = None
         # A finished game's drawing changes without a new version (its verification lands
@@ -129,7 +140,7 @@ def render_table(
             cached = public_drawings.get(key)
             if cached is not None:
                 return cached
-        context = table_context(access, presence)
+        context = table_context(access, presence, moment)
         if context["table"] is None:
             return None
         drawn = (context["game"].version, render_to_string(context["drawing"].template, context))

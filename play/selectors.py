@@ -8,12 +8,14 @@ legal moves, never from the full state; the sealed seed is never put in the page
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import engine
 from engine.core import EngineError
 from events.access import StreamAccess
+from events.models import Event
 from events.selectors import stream_events, stream_view
 from events.states import game_of
 from herald.texts import render
@@ -62,25 +64,46 @@ def game_name(game_id: str) -> str:
     return next((game.name for game in engine.games() if game.id == game_id), game_id)
 
 
-def game_summary(access: StreamAccess) -> GameSummary:
-    """The public summary of ``access.stream`` for ``access.user`` (already allowed to see it)."""
-    stream = access.stream
+@dataclass(frozen=True)
+class StreamFacts:
+    """What a game's page reads of its stream besides the stream row and the state: each
+    seat's player by name, and the tournament table the game is played at (None)."""
+
+    seat_names: tuple[tuple[int, str], ...]  # (seat, name), by seat
+    table: Any | None
+
+
+def stream_facts(stream: Any) -> StreamFacts:
+    """The stream's :class:`StreamFacts` (three queries)."""
     seated = list(stream.seats.select_related("user").order_by("seat"))
     names = tournaments.display_names(seat.user_id for seat in seated)
+    return StreamFacts(
+        seat_names=tuple(
+            (seat.seat, names.get(seat.user_id, seat.user.get_username())) for seat in seated
+        ),
+        table=tournaments.tables_by_stream([stream.pk]).get(stream.pk),
+    )
+
+
+def game_summary(access: StreamAccess, facts: StreamFacts | None = None) -> GameSummary:
+    """The public summary of ``access.stream`` for ``access.user`` (already allowed to see it),
+    from the stream's ``facts`` when the caller has read them already."""
+    stream = access.stream
+    facts = facts or stream_facts(stream)
     result = dict(stream.result) if stream.is_finished and stream.result else None
     ranks = (result or {}).get("ranks") or []
     scores = (result or {}).get("scores") or []
     seats = [
         SeatLine(
-            number=seat.seat + 1,
-            name=names.get(seat.user_id, seat.user.get_username()),
-            mine=seat.seat == access.seat,
-            rank=ranks[seat.seat] if seat.seat < len(ranks) else None,
-            score=scores[seat.seat] if seat.seat < len(scores) else None,
+            number=seat + 1,
+            name=name,
+            mine=seat == access.seat,
+            rank=ranks[seat] if seat < len(ranks) else None,
+            score=scores[seat] if seat < len(scores) else None,
         )
-        for seat in seated
+        for seat, name in facts.seat_names
     ]
-    table = tournaments.tables_by_stream([stream.pk]).get(stream.pk)
+    table = facts.table
     return GameSummary(
         stream_id=stream.pk,
         game_id=stream.game,
@@ -103,16 +126,19 @@ def has_table(game_id: str) -> bool:
     return drawing_for(game_id) is not None
 
 
-def seat_table(access: StreamAccess, summary: GameSummary) -> Any | None:
+def seat_table(
+    access: StreamAccess, summary: GameSummary, recent: Sequence[Event] | None = None
+) -> Any | None:
     """The table as ``access.user`` may see it: their seat's view and legal moves (the public
-    view for a spectator, an arbiter or staff), or None for a game not drawn yet."""
+    view for a spectator, an arbiter or staff), or None for a game not drawn yet. ``recent``:
+    the stream's last events already read (:func:`last_moves`)."""
     drawing = drawing_for(summary.game_id)
     if drawing is None:
         return None
     seen = stream_view(access)
     names = [seat.name for seat in summary.seats]
     drawn = drawing.draw(seen["view"], seen.get("legal_moves", []), names)
-    drawn.last_moves = last_moves(access, names)
+    drawn.last_moves = last_moves(access, names, recent)
     return drawing.add_result(drawn, summary.result, names)
 
 
@@ -140,14 +166,26 @@ def verification_status(stream: Any) -> str:
 LAST_MOVES = 6
 
 
-def last_moves(access: StreamAccess, names: list[str]) -> list[str]:
+def _holds(events: Sequence[Event], after: int, until: int) -> bool:
+    """Whether ``events`` hold every seq after ``after`` up to ``until``."""
+    seqs = {event.seq for event in events}
+    return all(seq in seqs for seq in range(after + 1, until + 1))
+
+
+def last_moves(
+    access: StreamAccess, names: list[str], recent: Sequence[Event] | None = None
+) -> list[str]:
     """The stream's last moves in words, newest first, as the caller may see them (the events
     selector withholds what the caller may not see): the engine's own description of each move
-    (the audit log's), in the viewer's language with the players' names."""
+    (the audit log's), in the viewer's language with the players' names. ``recent``: the
+    stream's events already read, in seq order; used when they hold the last
+    :data:`LAST_MOVES` events up to the version the caller is shown."""
     game = game_of(access.stream)
     after = max(access.shown_version - LAST_MOVES, 0)
+    if recent is not None and not _holds(recent, after, access.shown_version):
+        recent = None  # a delayed spectator's moves are older: read them
     lines = []
-    for event in stream_events(access, after=after):
+    for event in stream_events(access, after=after, read=recent):
         payload = event["payload"]
         if event["type"] != "MoveMade" or not isinstance(payload, dict):
             continue

@@ -1,0 +1,102 @@
+"""One version of a stream as the table sockets of a process draw it: read once, drawn many times.
+
+After a commit every table socket of the stream draws the table for its own viewer
+(play.consumers). What those drawings read from the database is the same for all of them: the
+stream row (with its snapshot, hence the state), each seat's player by name, the tournament
+table, the last events. A process reads it once per version (:func:`moment_at`) and each of its
+sockets draws from it, so a move costs one set of queries per socket server rather than one per
+socket; what stays per socket is the viewer's own view, legal moves and template.
+
+A moment holds the newest version a socket of this process asked for; a socket asking for an
+older version is drawn the newer one (it skips a version, as a drawing made after a later
+commit always did). Facts that change without a new version (a display name edited) reach the
+next move's drawing. Bounded (least recently used stream out) and per process.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+from uuid import UUID
+
+from events.access import StreamAccess, access_to_stream, stream_spectator_delay
+from events.errors import StreamNotFound
+from events.models import Event, Stream
+from play.selectors import LAST_MOVES, StreamFacts, stream_facts
+
+
+@dataclass
+class Moment:
+    """A stream at one version, with what every drawing of it reads."""
+
+    stream: Stream
+    facts: StreamFacts
+    recent: tuple[Event, ...]  # the last LAST_MOVES events up to the stream's version
+
+    @property
+    def version(self) -> int:
+        return int(self.stream.version)
+
+    @cached_property
+    def spectator_delay(self) -> int:
+        """The watch rules' delay for the stream's plain spectators (asked when one is drawn)."""
+        return stream_spectator_delay(self.stream)
+
+    def access(self, user: Any, seat: int | None) -> StreamAccess:
+        """``user``'s access at this moment (StreamNotFound when they may not see it)."""
+        delay = None if seat is not None else self.spectator_delay
+        return access_to_stream(user, self.stream, seat, known_delay=delay)
+
+
+def read_moment(stream_id: UUID) -> Moment:
+    """The stream as it is now (StreamNotFound when there is none): five queries."""
+    stream = Stream.objects.filter(pk=stream_id).first()
+    if stream is None:
+        raise StreamNotFound(f"there is no game stream {stream_id}")
+    after = max(stream.version - LAST_MOVES, 0)
+    recent = Event.objects.filter(stream=stream, seq__gt=after, seq__lte=stream.version)
+    return Moment(stream=stream, facts=stream_facts(stream), recent=tuple(recent.order_by("seq")))
+
+
+class Moments:
+    """The newest moment read of each stream, for the sockets of this process."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._items: OrderedDict[UUID, Moment] = OrderedDict()
+        self._lock = threading.Lock()
+        self.reads = 0
+
+    def at_least(self, stream_id: UUID, version: int) -> Moment:
+        """A moment of the stream at ``version`` or later: the one held, or read now."""
+        with self._lock:
+            held = self._items.get(stream_id)
+            if held is not None and held.version >= version:
+                self._items.move_to_end(stream_id)
+                return held
+        moment = read_moment(stream_id)
+        with self._lock:
+            self.reads += 1
+            held = self._items.get(stream_id)
+            if held is None or held.version < moment.version:
+                self._items[stream_id] = moment
+                self._items.move_to_end(stream_id)
+                while len(self._items) > self.size:
+                    self._items.popitem(last=False)
+        return moment
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.reads = 0
+
+
+moments = Moments()
+
+
+def moment_at(stream_id: UUID | str, version: int) -> Moment:
+    """The stream at ``version`` or later, read at most once per version in this process."""
+    return moments.at_least(UUID(str(stream_id)), version)

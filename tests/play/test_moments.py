@@ -1,0 +1,89 @@
+"""The table sockets of one process read each version of a stream once (play.moments): every
+seat's and a spectator's drawing from the shared moment is byte for byte the drawing of the
+page's fragment, the first drawing of a version reads the database and the others do not, a
+socket asking for an older version is drawn the newer one, and a private game still refuses
+a viewer who may no longer watch it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from events.access import access_stream_for_user
+from events.errors import StreamNotFound
+from events.services import stream_open
+from play.consumers import draw_for
+from play.moments import moment_at, moments
+from play.rendering import public_drawings, render_table
+from tests.play.test_live_access import tournament_game
+from tests.ratings.games import play_stream
+from tests.users import make_user
+
+pytestmark = pytest.mark.django_db
+
+PRESENT = [True, True, True]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches() -> None:
+    moments.clear()
+    public_drawings.clear()
+
+
+def drawn(user: Any, stream: Any, seat: int | None, version: int) -> tuple[int, str] | None:
+    return draw_for(
+        user, str(stream.pk), seat=seat, version=version, language="en", presence=PRESENT
+    )
+
+
+def test_each_drawing_from_the_moment_is_the_fragment_and_only_the_first_reads() -> None:
+    users = [make_user(name) for name in ("Ada", "Bertin", "Cyrielle")]
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=8
+    )
+    viewers: list[tuple[Any, int | None]] = [*((u, s) for s, u in enumerate(users)), (None, None)]
+    expected = {}
+    for user, _ in viewers:
+        public_drawings.clear()
+        expected[user] = render_table(access_stream_for_user(user, stream.pk), "en", PRESENT)
+    public_drawings.clear()
+    first_user, first_seat = viewers[0]
+    with CaptureQueriesContext(connection) as first:
+        assert drawn(first_user, stream, first_seat, stream.version) == expected[first_user]
+    assert len(first) >= 1
+    for user, seat in viewers[1:]:
+        with CaptureQueriesContext(connection) as others:
+            assert drawn(user, stream, seat, stream.version) == expected[user]
+        # The other seats read nothing; the first spectator asks the watch rules for the
+        # delay, once per version.
+        assert len(others.captured_queries) == (1 if seat is None else 0)
+    with CaptureQueriesContext(connection) as again:
+        assert drawn(None, stream, None, stream.version) == expected[None]
+    assert [q["sql"] for q in again.captured_queries] == []
+    assert moments.reads == 1
+
+
+def test_a_new_version_is_read_again_and_an_older_one_gets_the_newer_drawing() -> None:
+    users = [make_user(name) for name in ("Dorian", "Elise", "Fulbert")]
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=3
+    )
+    before = stream.version
+    assert drawn(users[0], stream, 0, before)[0] == before  # type: ignore[index]
+    stream = play_stream(stream, stop_after=2)
+    assert drawn(users[1], stream, 1, stream.version)[0] == stream.version  # type: ignore[index]
+    assert moments.reads == 2
+    # A socket that missed a version (its message came late) is drawn the newest one.
+    assert drawn(users[2], stream, 2, before + 1)[0] == stream.version  # type: ignore[index]
+    assert moment_at(stream.pk, before).version == stream.version
+    assert moments.reads == 2
+
+
+def test_a_private_game_refuses_a_spectator_who_may_not_watch_it() -> None:
+    stream, _, _ = tournament_game(tag="mo")
+    stranger = make_user("Stranger-mo")
+    with pytest.raises(StreamNotFound):
+        drawn(stranger, stream, None, stream.version)
