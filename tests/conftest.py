@@ -11,6 +11,7 @@ the marked tests are skipped with a reason, and the summary counts them; with
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -443,17 +444,21 @@ class BrowserProblems:
 
     def __init__(self) -> None:
         self.seen: list[str] = []
-        self.allowed: list[str] = []
+        self.allowed: list[re.Pattern[str]] = []
 
     def allow(self, fragment: str) -> None:
         """Problems whose text contains ``fragment`` are expected, not failures."""
-        self.allowed.append(fragment)
+        self.allowed.append(re.compile(re.escape(fragment)))
+
+    def allow_pattern(self, pattern: str) -> None:
+        """Problems whose text matches the regular expression ``pattern`` are expected."""
+        self.allowed.append(re.compile(pattern))
 
     def add(self, text: str) -> None:
         self.seen.append(text)
 
     def unexpected(self) -> list[str]:
-        return [p for p in self.seen if not any(fragment in p for fragment in self.allowed)]
+        return [p for p in self.seen if not any(allowed.search(p) for allowed in self.allowed)]
 
 
 @pytest.fixture

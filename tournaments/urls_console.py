@@ -39,7 +39,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("rounds/<int:number>/publish/", rounds.publish, name="console-rounds-publish"),
     # results: the round's results, corrections, decisions, reopening, slips
     path("results/", results.results, name="console-results"),
-    path("results/live/", results.results_live, name="console-results-live"),
+    path("results/fragment", results.results_live, name="console-results-live"),
     path("results/reopen/", results.reopen, name="console-results-reopen"),
     path(
         "results/tables/<int:table_pk>/enter/", results.result_enter, name="console-results-enter"
