@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from engine.blazon.shield import TABLES, blazon_text
 from events.models import Event, EventType
 from events.services import stream_append_move, stream_open
 from events.states import current_state
@@ -307,10 +308,14 @@ def test_the_table_fits_a_phone_in_french(
     browser: Any, asgi_server: Any, browser_problems: Any
 ) -> None:
     """Four players well into a game, the table in French (longer words) at 390 px: nothing
-    scrolls sideways; the seat to act, a seat waiting and a spectator."""
+    scrolls sideways; the seat to act, a seat waiting and a spectator. The blazon under each
+    shield is the French one."""
     users = [make_user(f"fr{n}") for n in range(4)]
     stream = play_stream(stream_open(game_id="blazon", seats=users, public=True), stop_after=150)
-    actor = current_state(stream).turn
+    state = current_state(stream)
+    actor = state.turn
+    french = {blazon_text(p, TABLES[state.edition], "fr") for p in state.players} - {""}
+    assert french
     for who, user in (
         ("actor", users[actor]),
         ("waiting", users[(actor + 1) % 4]),
@@ -323,6 +328,8 @@ def test_the_table_fits_a_phone_in_french(
             )
             page.goto(reverse("play:table", args=[stream.pk]))
             assert page.locator("html").get_attribute("lang") == "fr"
+            shown = set(page.locator("[data-stream] .bz-blazon em").all_inner_texts())
+            assert shown == french
             fits(page)
             shot(page, f"french-{who}")
         finally:

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import translation
 
 import engine
+from engine.blazon.shield import TABLES, blazon_text
 from engine.blazon.state import BlazonState
 from engine.blazon.testing import plant_hidden_markers
 from events.models import Stream
@@ -404,6 +405,45 @@ def test_the_shield_draws_each_placed_card_in_its_alignment_and_the_blazon_under
     blazon_words = GAME.view(state, None)["players"][seat]["blazon"]
     assert blazon_words
     assert htmllib.escape(blazon_words, quote=False) in board
+
+
+def test_the_blazon_under_each_shield_is_in_the_viewers_language() -> None:
+    """A French page writes each shield's blazon in French (the view carries the English one);
+    an English page keeps the engine's English words."""
+    stream, users = open_game(0)
+    for _ in range(30):
+        stream = play_stream(stream, stop_after=10)
+        state = current_state(stream)
+        if all(sum(1 for n in p.shield if n) >= 2 for p in state.players):
+            break
+    tables = TABLES[state.edition]
+    french = [blazon_text(p, tables, "fr") for p in state.players]
+    english = [blazon_text(p, tables) for p in state.players]
+    assert all(french)
+    assert french != english
+    html = page(stream, users[0], HTTP_ACCEPT_LANGUAGE="fr")
+    translation.activate("en")
+    blazons = re.findall(r'<p class="bz-blazon"><em>(.*?)</em></p>', html)
+    assert [htmllib.unescape(b) for b in blazons] == [french[0], french[1]]
+    for words in english:
+        assert words not in htmllib.unescape(html)
+    html = page(stream, users[1], HTTP_ACCEPT_LANGUAGE="en")
+    blazons = re.findall(r'<p class="bz-blazon"><em>(.*?)</em></p>', html)
+    assert [htmllib.unescape(b) for b in blazons] == [english[1], english[0]]
+
+
+def test_the_final_scoring_names_each_blazon_in_the_viewers_language() -> None:
+    state = played(2, 10_000, "final-fr")
+    assert GAME.result(state) is not None
+    tables = TABLES[state.edition]
+    with translation.override("fr"):
+        html = drawn(state, None, finished=True)
+    final = re.search(r'<ul class="bz-final-blazons">(.*?)</ul>', html, flags=re.S)
+    assert final is not None
+    shown = re.findall(r"<em>(.*?)</em>", final.group(1))
+    assert sorted(map(htmllib.unescape, shown)) == sorted(
+        blazon_text(player, tables, "fr") for player in state.players
+    )
 
 
 # -- game over ------------------------------------------------------------------------------
