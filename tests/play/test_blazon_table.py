@@ -295,6 +295,53 @@ def test_an_exchange_is_a_button_on_the_display_card() -> None:
     assert "just drawn" in text(html)
 
 
+def _abatements(state: BlazonState) -> list[dict[str, Any]]:
+    return [m for m in _placements(state) if m.get("abate")]
+
+
+def test_abatement_placements_are_controls_and_the_token_lies_on_the_shield_after() -> None:
+    """With the abatement option on, every placement using the token is a control of the hand
+    card, carrying exactly that legal move and saying so; the token is shown in hand. Once
+    placed, the token is drawn (−8) on the abated card's space of that shield only, and no more
+    in hand; the table offers no further abatement."""
+    state = until(played(2, 0, "abate", abatement=True), "abate", _abatements)
+    seat = state.turn
+    abates = _abatements(state)
+    html = drawn(state, seat)
+    controls = [m for m in offered(html) if m["type"] == "place" and m.get("abate")]
+    assert sorted(set(map(key, controls))) == sorted(map(key, abates))
+    tags = re.findall(r'<button[^>]*data-move="[^"]*abate&quot;: true[^"]*"[^>]*>', html)
+    assert tags
+    for tag in tags:
+        label = re.search(r'aria-label="([^"]*)"', tag)
+        assert label is not None
+        assert "abatement token" in htmllib.unescape(label.group(1)), tag
+    mine = html.split(f'data-player-seat="{seat}"', 1)[1].split("</article>", 1)[0]
+    assert "abatement token in hand" in mine
+    assert 'class="bz-abatement"' not in html
+
+    move = next(m for m in abates if not m.get("herald"))
+    state = GAME.apply(state, seat, GAME.decode_move(move))
+    while state.phase == "pay":  # pay with the first legal payment
+        state = GAME.apply(state, seat, GAME.legal_moves(state, seat)[0])
+    player = state.players[seat]
+    assert player.abated_space == move["space"]
+    assert not player.abatement
+    space = blazon.EDITIONS["reconstructed-1"].board.spaces[move["space"]].name
+    for viewer in (seat, 1 - seat, None):
+        html = drawn(state, viewer)
+        mine = html.split(f'data-player-seat="{seat}"', 1)[1].split("</article>", 1)[0]
+        other = html.split(f'data-player-seat="{1 - seat}"', 1)[1].split("</article>", 1)[0]
+        assert mine.count('class="bz-abatement"') == 1
+        token = mine.split(f'data-space="{space}"', 1)[1].split("</g>\n", 1)[0]
+        assert '<g class="bz-abatement">' in token
+        assert ">−8</text>" in token
+        assert "abatement token: −8 at the end while it lies here" in token
+        assert 'class="bz-abatement"' not in other
+        assert "abatement token in hand" not in mine
+    assert not [m for m in offered(drawn(state, seat)) if m.get("abate")]
+
+
 # -- planted markers ------------------------------------------------------------------------
 
 
