@@ -32,7 +32,7 @@ from engine.treize_couronnes.moves import RedoDiscard, RedoDraw
 from events.models import Event, EventType, Stream
 from events.services import stream_append_move, stream_open
 from events.states import current_state, game_of
-from play.treize_couronnes import law_choices
+from play.treize_couronnes import card_words, law_choices
 from tests.play.hidden_wire import (
     check_seed,
     public_ids,
@@ -381,7 +381,9 @@ def test_a_refused_move_shows_the_engines_sentence(
         control.click()
         message = page.locator(".table-message")
         message.wait_for(state="visible", timeout=15_000)
-        assert f"has no card {missing} in hand" in message.inner_text()
+        # The card in words, as the table names it, never by its id.
+        assert f"does not hold {card_words(missing)}" in message.inner_text()
+        assert missing not in message.inner_text()
         assert users[0].get_username() in message.inner_text()  # the seat, by name
         assert version_of(page) == stream.version
     finally:
