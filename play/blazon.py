@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import get_language, gettext, ngettext
 
 from engine.blazon.cards import EDITIONS, Clause, Edition
-from engine.blazon.shield import TABLES
+from engine.blazon.shield import BLAZON_LANGUAGES, TABLES, shield_blazon
 from engine.blazon.words import ALIGN_WORDS, SYMBOL_WORDS, word
 from herald.texts import render
 from play.controls import Control
@@ -772,6 +772,17 @@ def _track_x(prestige: int) -> str:
     return f"{12 + 276 * min(max(prestige, 0), TRACK_END) / TRACK_END:.1f}"
 
 
+def blazon_words(shown: dict[str, Any], edition: str) -> str:
+    """A seat's blazon in the viewer's language: the view carries the English one; the engine
+    composes it in French from the cards the view shows on the shield."""
+    language = (get_language() or "en").split("-")[0]
+    tables = TABLES.get(edition)
+    if language == "en" or language not in BLAZON_LANGUAGES or tables is None:
+        return str(shown["blazon"])
+    shield = [placed["card"]["number"] if placed else 0 for placed in shown["shield"]]
+    return shield_blazon(shield, tables, language)
+
+
 def player_for(
     shown: dict[str, Any], view: dict[str, Any], names: list[str], milestones: list[Milestone]
 ) -> Player:
@@ -797,7 +808,7 @@ def player_for(
         claimed=[by_id[d].name if d in by_id else d for d in shown["distinctions"]],
         spaces=spaces,
         rows=row_marks(spaces),
-        blazon=shown["blazon"],
+        blazon=blazon_words(shown, edition),
         track_x=_track_x(shown["prestige"]),
         milestones=milestones,
     )
@@ -1152,6 +1163,7 @@ def add_result(table: Table, result: dict[str, Any] | None, names: list[str]) ->
     details = result.get("details") or {}
     ranks = result.get("ranks") or []
     augs = augmentation_words()
+    blazons = {player.seat: player.blazon for player in table.players}  # the viewer's language
     rows = []
     for seat, line in enumerate(details.get("players", [])):
         rows.append({
@@ -1164,7 +1176,7 @@ def add_result(table: Table, result: dict[str, Any] | None, names: list[str]) ->
             "total": line.get("total", 0),
             "hand_prestige": line.get("hand_prestige", 0),
             "augmentations_won": ", ".join(augs.get(a, a) for a in line.get("augmentations_won", [])),
-            "blazon": line.get("blazon", ""),
+            "blazon": blazons.get(seat, line.get("blazon", "")),
         })  # fmt: skip
     table.final = sorted(rows, key=lambda row: (row["rank"] or 99, row["seat"]))
     table.final_words = _final_reason(details, names)

@@ -1,4 +1,5 @@
-"""Blazon's data: Element cards, Distinction cards and the Shield board, loaded per edition.
+"""Blazon's data: Element cards, Distinction cards, the Shield board and the cards' French
+names, loaded per edition.
 
 Everything is read once at import from ``engine/blazon/data/<edition>/`` and validated; a bad
 file raises :class:`~engine.core.errors.EditionDataError` naming the file and the row. The rules code only sees the typed
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,6 +47,26 @@ class Card:
     name: str
     augmentation: str
     prestige: int
+
+
+@dataclass(frozen=True, slots=True)
+class FrenchName:
+    """A card's name in French blazon, with what the French composition needs to put it in a
+    sentence (``blazon-fr.toml`` says what each key means for each type).
+
+    ``name``: the card's French words; ``gender``: "m" or "f" (a noun); ``plural``: a charge in
+    the plural; ``feminine``: a line or an arrangement's words after a feminine noun; ``count``
+    and ``after``: a numbered arrangement's charges and its words after them; ``before``: the
+    words of an arrangement that strews its charges.
+    """
+
+    name: str
+    gender: str = ""
+    plural: str = ""
+    feminine: str = ""
+    count: int = 0
+    after: str = ""
+    before: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +131,7 @@ class Edition:
     distinctions: dict[str, tuple[Distinction, ...]]
     distinction_by_id: dict[str, Distinction]
     board: Board
+    french: dict[int, FrenchName]  # card number → its French name
 
 
 def category_of_symbol(symbol: str) -> str:
@@ -285,16 +308,86 @@ def load_board(path: Path) -> Board:
     )
 
 
+# -- French names -----------------------------------------------------------------------------
+
+#: The keys an entry of each type takes (``name`` always), and those it must have.
+_FRENCH_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    **dict.fromkeys(
+        ("metal", "colour", "fur", "division"), (frozenset({"name"}), frozenset({"name"}))
+    ),
+    "line": (frozenset({"name", "feminine"}), frozenset({"name"})),
+    "ordinary": (frozenset({"name", "gender"}), frozenset({"name", "gender"})),
+    "cadency": (frozenset({"name", "gender"}), frozenset({"name", "gender"})),
+    "charge": (frozenset({"name", "gender", "plural"}), frozenset({"name", "gender", "plural"})),
+    "arrangement": (
+        frozenset({"name", "count", "after", "feminine", "before"}),
+        frozenset({"name"}),
+    ),
+}
+GENDERS = ("m", "f")
+
+
+def _french_entry(raw: Any, kind: str, where: str) -> FrenchName:
+    """One entry of ``blazon-fr.toml``: a string (the name alone) or a table of its keys."""
+    fields = {"name": raw} if isinstance(raw, str) else raw
+    if not isinstance(fields, dict):
+        raise DataError(f"{where}: is neither words nor a table")
+    allowed, required = _FRENCH_KEYS[kind]
+    if set(fields) - allowed or required - set(fields):
+        raise DataError(
+            f"{where}: a {kind} takes {', '.join(sorted(allowed))} "
+            f"(needs {', '.join(sorted(required))}), not {', '.join(sorted(fields))}"
+        )
+    words = {k: v for k, v in fields.items() if k != "count"}
+    if any(not isinstance(v, str) or not v.strip() for v in words.values()):
+        raise DataError(f"{where}: every key but count holds words")
+    if fields.get("gender", "m") not in GENDERS:
+        raise DataError(f"{where}: gender {fields['gender']!r} is neither m nor f")
+    count = fields.get("count", 0)
+    if not isinstance(count, int) or isinstance(count, bool) or count == 1 or count < 0:
+        raise DataError(f"{where}: count {count!r} is not a number of charges (2 or more)")
+    if kind == "arrangement" and bool(count) != bool(fields.get("after")):
+        raise DataError(f"{where}: a numbered arrangement has a count and its words after")
+    if fields.get("before") and (count or fields.get("feminine")):
+        raise DataError(f"{where}: an arrangement that strews its charges has no count")
+    return FrenchName(**fields)
+
+
+def load_french(path: Path, cards: dict[int, Card]) -> dict[int, FrenchName]:
+    """The French name of every card, by number, from the entries of ``path`` by type and
+    English name; every card's name needs one, and every entry a card."""
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    entries: dict[tuple[str, str], FrenchName] = {}
+    for kind, names in raw.items():
+        if kind not in TYPES or not isinstance(names, dict):
+            raise DataError(f"{path.name}: [{kind}] is not a card type ({', '.join(TYPES)})")
+        for name, entry in names.items():
+            entries[kind, name] = _french_entry(entry, kind, f"{path.name}: [{kind}] {name!r}")
+    wanted = {(c.type, c.name) for c in cards.values()}
+    missing, unused = sorted(wanted - set(entries)), sorted(set(entries) - wanted)
+    if missing:
+        raise DataError(f"{path.name}: no French name for {_listed(missing)}")
+    if unused:
+        raise DataError(f"{path.name}: no card is named {_listed(unused)}")
+    return {number: entries[card.type, card.name] for number, card in cards.items()}
+
+
+def _listed(keys: list[tuple[str, str]]) -> str:
+    return ", ".join(f"[{kind}] {name!r}" for kind, name in keys)
+
+
 def load_edition(name: str) -> Edition:
-    """Load and validate one edition's three data files."""
+    """Load and validate one edition's four data files."""
     folder = DATA_DIR / name
+    cards = load_cards(folder / "cards.csv")
     distinctions = load_distinctions(folder / "distinctions.csv")
     return Edition(
         name=name,
-        cards=load_cards(folder / "cards.csv"),
+        cards=cards,
         distinctions=distinctions,
         distinction_by_id={d.id: d for group in distinctions.values() for d in group},
         board=load_board(folder / "board.json"),
+        french=load_french(folder / "blazon-fr.toml", cards),
     )
 
 

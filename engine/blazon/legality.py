@@ -53,6 +53,7 @@ from engine.blazon.state import (
     BlazonState,
     PlayerState,
 )
+from engine.blazon.views import card_name, distinction_name
 from engine.blazon.words import ALIGN_WORDS, DECK_NAMES
 from engine.core.game import rules_since
 from engine.core.moves import Move
@@ -190,11 +191,14 @@ def problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
         if move.distinction not in state.claimable:
             return _(
                 "you cannot claim {distinction}: claimable are {claimable}",
-                distinction=repr(move.distinction), claimable=tuple(state.claimable),
+                distinction=distinction_name(move.distinction, state.edition)
+                if move.distinction in EDITIONS[state.edition].distinction_by_id
+                else repr(move.distinction),
+                claimable=_claimable(state),
             )  # fmt: skip
         return None
     if phase == CLAIM:
-        return _("choose the distinction to claim: {claimable}", claimable=tuple(state.claimable))
+        return _("choose the distinction to claim: {claimable}", claimable=_claimable(state))
     if isinstance(move, Draw):
         if state.pending_row:
             # An Acquire action would leave no placement to finish the row change with.
@@ -231,7 +235,7 @@ def _turn_problem(state: BlazonState, player: PlayerState, move: Move) -> Text |
     if isinstance(move, Discard):
         if phase != END or len(player.hand) <= HAND_LIMIT:
             return _("you discard only at the end of your turn, above 7 cards")
-        return None if move.card in player.hand else _not_in_hand(move.card)
+        return None if move.card in player.hand else _not_in_hand(state, move.card)
     if isinstance(move, EndTurn):
         if phase != END:
             return (
@@ -269,7 +273,8 @@ def _exchange_problem(state: BlazonState, move: Exchange) -> Text | None:
         return _("you exchange only the cards drawn by an Acquire action")
     if move.card not in state.drawn:
         return _(
-            "card {card} is not a card you just drew (or it was exchanged already)", card=move.card
+            "{card} is not a card you just drew (or it was exchanged already)",
+            card=card_name(move.card, state.edition),
         )
     if not 0 <= move.slot < len(state.display) or not state.display[move.slot]:
         return _("display slot {slot} holds no card", slot=move.slot)
@@ -286,7 +291,7 @@ def _place_problem(state: BlazonState, player: PlayerState, move: Place) -> Text
     elif state.phase not in (MAIN, BLAZON):
         return _("your action is over: a further placement needs the Herald action")
     if move.card not in player.hand:
-        return _not_in_hand(move.card)
+        return _not_in_hand(state, move.card)
     if not 0 <= move.space < SPACES:
         return _(
             "there is no space {space} (spaces are 0..{last})", space=move.space, last=SPACES - 1
@@ -389,7 +394,7 @@ def _pending_refusal(state: BlazonState, conflicts: tuple[int, ...]) -> Text:
 
 def _pay_problem(state: BlazonState, player: PlayerState, card: int) -> Text | None:
     if card not in player.hand:
-        return _not_in_hand(card)
+        return _not_in_hand(state, card)
     if not state.pending_row:
         return None
     tables = TABLES[state.edition]
@@ -406,8 +411,8 @@ def _pay_problem(state: BlazonState, player: PlayerState, card: int) -> Text | N
     ):
         return None
     return _(
-        "paying with card {card} would leave too little to finish changing row {row} this turn",
-        card=card, row=state.pending_row,
+        "paying with {card} would leave too little to finish changing row {row} this turn",
+        card=card_name(card, state.edition), row=state.pending_row,
     )  # fmt: skip
 
 
@@ -454,7 +459,7 @@ def _pay_cards_problem(
         return _("list each card once, in increasing number")
     for card in cards:
         if card not in player.hand:
-            return _not_in_hand(card)
+            return _not_in_hand(state, card)
     prestige = TABLES[state.edition].prestige
     total = sum(prestige[n] for n in cards)
     if total < state.pay_due:
@@ -490,9 +495,8 @@ def _payment_refusal(
             herald=player.heralds > 0 and not state.herald_used,
         ):
             return _(
-                "paying with card {card} would leave too little to finish changing row {row} "
-                "this turn",
-                card=card, row=state.pending_row,
+                "paying with {card} would leave too little to finish changing row {row} this turn",
+                card=card_name(card, state.edition), row=state.pending_row,
             )  # fmt: skip
     return None
 
@@ -522,8 +526,13 @@ def _herald_refusal(state: BlazonState, player: PlayerState) -> Text:
     return _("a Herald action is taken between steps, not now")
 
 
-def _not_in_hand(card: int) -> Text:
-    return _("card {card} is not in your hand", card=card)
+def _not_in_hand(state: BlazonState, card: int) -> Text:
+    return _("{card} is not in your hand", card=card_name(card, state.edition))
+
+
+def _claimable(state: BlazonState) -> tuple[str, ...]:
+    """The distinctions that may be claimed now, by their names."""
+    return tuple(distinction_name(d, state.edition) for d in state.claimable)
 
 
 @functools.lru_cache(maxsize=4096)

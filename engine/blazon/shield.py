@@ -1,4 +1,5 @@
-"""The Shield board: placement rules (ruling BZ-1), distinction requirements (BZ-3), the blazon.
+"""The Shield board: placement rules (ruling BZ-1), distinction requirements (BZ-3), the blazon
+(in English here, in French by engine/blazon/french.py).
 
 Pure functions over one :class:`~engine.blazon.state.PlayerState` and the edition's tables,
 which are precomputed once at import (which card fits which space in which alignment).
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.blazon.cards import (
@@ -21,6 +23,7 @@ from engine.blazon.cards import (
     Edition,
     category_of_symbol,
 )
+from engine.blazon.french import blazon as french_blazon
 from engine.blazon.state import ALIGNS, PlayerState
 from engine.blazon.words import (
     ALIGN_WORDS,
@@ -468,20 +471,46 @@ def blazon_line(cards: list[Card], *, field: bool) -> str:
     return " ".join([merged, *others])
 
 
-def blazon_text(player: PlayerState, tables: Tables) -> str:
+#: The languages a blazon is composed in (French: engine/blazon/french.py).
+BLAZON_LANGUAGES = ("en", "fr")
+
+
+def blazon_text(player: PlayerState, tables: Tables, language: str = "en") -> str:
     """The blazon of a shield: its rows left to right, top to bottom, then the cadency mark.
 
-    Lines are separated by " / "; an empty shield reads "" (nothing to blazon yet).
+    English lines are separated by " / "; an empty shield reads "" (nothing to blazon yet).
+    ``language`` "fr": the French blazon (:func:`shield_blazon`).
     """
-    cards = tables.edition.cards
-    lines = []
-    for row, members in sorted(tables.board.rows.items()):
-        placed = [cards[player.shield[s]] for s in members if player.shield[s]]
-        if placed:
-            lines.append(blazon_line(placed, field=row == 1))
-    marks = [
-        cards[player.shield[s.index]].name
-        for s in tables.board.spaces
-        if s.row == CADENCY_ROW and player.shield[s.index]
+    return shield_blazon(player.shield, tables, language)
+
+
+def shield_blazon(shield: Sequence[int], tables: Tables, language: str = "en") -> str:
+    """The blazon of the cards on a shield: ``shield`` holds the card number on each space of
+    the board (0: empty), as a state does and as a view shows it.
+
+    >>> shield_blazon([0] * 10, TABLES["reconstructed-1"], "fr")
+    ''
+    """
+    if language not in BLAZON_LANGUAGES:
+        raise ValueError(f"no blazon in {language!r} (only {', '.join(BLAZON_LANGUAGES)})")
+    rows = [
+        (row, [s for s in members if shield[s]])
+        for row, members in sorted(tables.board.rows.items())
     ]
-    return " / ".join(lines + marks)
+    marks = [s.index for s in tables.board.spaces if s.row == CADENCY_ROW and shield[s.index]]
+    edition = tables.edition
+    if language == "fr":
+        french = edition.french
+        return french_blazon(
+            [
+                (row, [(edition.cards[shield[s]].type, french[shield[s]]) for s in spaces])
+                for row, spaces in rows
+            ],
+            [(edition.cards[shield[s]].type, french[shield[s]]) for s in marks],
+        )
+    lines = [
+        blazon_line([edition.cards[shield[s]] for s in spaces], field=row == 1)
+        for row, spaces in rows
+        if spaces
+    ]
+    return " / ".join(lines + [edition.cards[shield[s]].name for s in marks])

@@ -103,7 +103,10 @@ def describe(move: Move, seat: int) -> Text:
         pile = DISCARD_NAMES.get(move.deck) or f"the {move.deck} discard pile"
         return _("{seat} uses a herald to take the top of {pile}", seat=who, pile=pile)
     if isinstance(move, Claim):
-        return _("{seat} claims distinction {distinction}", seat=who, distinction=move.distinction)
+        return _(
+            "{seat} claims distinction {distinction}",
+            seat=who, distinction=distinction_name(move.distinction, _DEFAULT.name),
+        )  # fmt: skip
     fixed = FIXED_WORDS.get(type(move))
     if fixed is None:
         return _("{seat} {move}", seat=who, move=move.TYPE)
@@ -190,6 +193,19 @@ def view(state: BlazonState, seat: int | None) -> dict[str, Any]:
 
 def _card_name(number: int) -> str:
     return CARD_NAMES.get(number, f"card {number}")
+
+
+def card_name(number: int, edition: str) -> str:
+    """A card in a sentence as the table and the last moves write it: its name ("card 999" for
+    a number no card has, a malformed move's)."""
+    card = EDITIONS[edition].cards.get(number) if edition in EDITIONS else None
+    return card.name if card is not None else _card_name(number)
+
+
+def distinction_name(distinction: str, edition: str) -> str:
+    """A Distinction card in a sentence: its name (an id no card has, as it was written)."""
+    found = EDITIONS[edition].distinction_by_id.get(distinction) if edition in EDITIONS else None
+    return found.name if found is not None else str(distinction)
 
 
 def _card_json(card: Card) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 The engine knows no language but English and nothing of Django: every sentence that reaches a
 person (a move in words, an effect, a refusal, an end reason) is a :class:`Text` whose ``msgid``
-is the English template (``"{seat} has no card {card} in hand"``) and whose ``params`` fill it.
+is the English template (``"{seat} does not hold {card}"``) and whose ``params`` fill it.
 ``str(text)`` is the English sentence exactly as the engine always wrote it (stored effects,
 logs and the golden games keep their words); an app renders it in the viewer's language by
 translating the msgid and each parameter (``herald.texts.render``).

@@ -46,7 +46,13 @@ from engine.treize_couronnes.state import (
     king_in_power,
     opponents,
 )
-from engine.treize_couronnes.words import COLOUR_WORDS, REWARD_WORDS, word
+from engine.treize_couronnes.words import (
+    COLOUR_WORDS,
+    REWARD_WORDS,
+    card_words,
+    king_text,
+    word,
+)
 
 APPLY_PHASES = ("start", "changed", "applied")
 END_PHASES = ("changed", "applied", "drawn")
@@ -270,35 +276,31 @@ def _law_allows(state: CouronnesState, seat: int, move: Move) -> bool:
 
 
 def _why_law_refused(state: CouronnesState, seat: int, move: Move, king: King) -> Text:
+    """Why a law move is refused; the King in power named by its colour and law, as the table
+    names it (never by the edition's id and law code)."""
     action = king.action
+    named = king_text(king, state.announced)
     if action.once and state.phase == "applied":
-        return _(
-            "the law of {king} ({law}) can be applied only once per turn", king=king.id,
-            law=king.law,
-        )  # fmt: skip
+        return _("the law of {king} can be applied only once per turn", king=named)
     if action.once:
-        return _(
-            "{seat} does not meet the condition of {king} ({law})", seat=Seat(seat), king=king.id,
-            law=king.law,
-        )  # fmt: skip
+        return _("{seat} does not meet the condition of {king}", seat=Seat(seat), king=named)
     expected = "reveal" if action.kind is ActionKind.REVEAL else "discard"
     if expected != move.TYPE:
         return _(
-            "the law of {king} ({law}) is applied with a '{expected}' move", king=king.id,
-            law=king.law, expected=expected,
-        )  # fmt: skip
+            "the law of {king} is applied with a '{expected}' move", king=named, expected=expected
+        )
     if rules_since(state, BLASON_FOR_ANY_CARD):
         return _(
-            "{move} does not carry out {law}: the cards must be in hand and not revealed yet "
-            "this turn, of the asked colours, a joker may only stand in for a missing card and "
-            "a blason for a card of its colour",
-            move=views.describe(move, seat), law=king.law,
+            "{move} does not carry out the law of {king}: the cards must be in hand and not "
+            "revealed yet this turn, of the asked colours, a joker may only stand in for a "
+            "missing card and a blason for a card of its colour",
+            move=views.describe(move, seat), king=named,
         )  # fmt: skip
     return _(
-        "{move} does not carry out {law}: the cards must be in hand and not revealed yet "
-        "this turn, of the asked colours, a joker may only stand in for a missing card and "
-        "a blason for a card of its colour that is missing",
-        move=views.describe(move, seat), law=king.law,
+        "{move} does not carry out the law of {king}: the cards must be in hand and not "
+        "revealed yet this turn, of the asked colours, a joker may only stand in for a missing "
+        "card and a blason for a card of its colour that is missing",
+        move=views.describe(move, seat), king=named,
     )  # fmt: skip
 
 
@@ -324,7 +326,8 @@ def _check_change(state: CouronnesState, seat: int, move: ChangeKing) -> None:
 
 
 def _no_card(seat: int, card: str) -> Text:
-    return _("{seat} has no card {card} in hand", seat=Seat(seat), card=card)
+    """A card the seat does not hold, named as the table names it (its colour and law)."""
+    return _("{seat} does not hold {card}", seat=Seat(seat), card=card_words(card))
 
 
 def _colour_list() -> tuple[Text, ...]:
@@ -345,10 +348,10 @@ def _check_pay_guard(state: CouronnesState, seat: int, move: PayGuard) -> None:
 def _announce_words(state: CouronnesState, card: str) -> Text:
     if _announces(state, card):
         return _(
-            "{card} asks for a colour: announce one of {colours}", card=card,
+            "{card} asks for a colour: announce one of {colours}", card=card_words(card),
             colours=_colour_list(),
         )  # fmt: skip
-    return _("{card} does not ask for a colour: announce nothing", card=card)
+    return _("{card} does not ask for a colour: announce nothing", card=card_words(card))
 
 
 def _check_redo(state: CouronnesState, seat: int, move: Move) -> None:

@@ -10,8 +10,10 @@ from engine.core.text import _
 
 
 def test_str_is_the_english_sentence_with_seats_as_the_engine_wrote_them() -> None:
-    text = _("{seat} has no card {card} in hand", seat=Seat(2), card="B07")
-    assert str(text) == "seat 2 has no card B07 in hand"
+    text = _(
+        "{seat} does not hold {card}", seat=Seat(2), card=_("the {colour} King", colour="blue")
+    )
+    assert str(text) == "seat 2 does not hold the blue King"
     listed = _("{seat} steals a crown from {victims}", seat=Seat(0), victims=(Seat(1), Seat(3)))
     assert str(listed) == "seat 0 steals a crown from seat 1, seat 3"
     nested = _("{seat} takes {token}", seat=Seat(1), token=_("a face-down token"))

@@ -23,9 +23,11 @@ from django.utils import translation
 from engine.blazon.cards import EDITIONS as BLAZON_EDITIONS
 from engine.blazon.state import DECKS
 from engine.blazon.views import _card_json
+from engine.treize_couronnes.cards import KINGS as COURONNES_KINGS
 from events.models import Event, Stream
 from events.states import StreamReplay, game_of
 from play.blazon import face_of
+from play.treize_couronnes import face as couronnes_face
 from tests.play.table_driver import Wire
 
 
@@ -36,8 +38,8 @@ class Searched:
 
     drawings: int = 0
     found_allowed: int = 0
-    #: Drawings that failed to show one of the viewer's own cards by its words (Blazon): the
-    #: control that the words searched for are the ones a drawing writes.
+    #: Drawings that failed to show one of the viewer's own cards by its words: the control
+    #: that the words searched for are the ones a drawing writes.
     own_missing: int = 0
 
 
@@ -196,14 +198,40 @@ def public_ids(stream: Stream, views: Any) -> dict[int, set[str]]:
     return public
 
 
+def _couronnes_words(edition: str) -> dict[str, tuple[str, ...]]:
+    """Each King's words as the drawing writes them (English): its face's label (a card of the
+    hand, for a screen reader: "Blue King: reveal 2 blue cards → 1 crown") and its name in a
+    sentence (a control, the last moves: "the blue King (reveal 2 blue cards → 1 crown)"),
+    each kept only when no other card of the edition is written the same or with more words
+    around them (only those identify a card)."""
+    with translation.override("en"):
+        written = {
+            card: (couronnes_face(king).label, couronnes_face(king).name)
+            for card, king in COURONNES_KINGS[edition].items()
+        }
+    every = [(card, words) for card, both in written.items() for words in both]
+
+    def alone(card: str, words: str) -> bool:
+        return not any(words in others for other, others in every if other != card)
+
+    return {card: tuple(w for w in both if alone(card, w)) for card, both in written.items()}
+
+
+def _named(html: str, card: str, words: dict[str, tuple[str, ...]]) -> bool:
+    """Whether ``html`` names ``card`` by its id or its words."""
+    return bool(re.search(rf"\b{card}\b", html)) or any(w in html for w in words.get(card, ()))
+
+
 def search_couronnes(
     wire: Wire, states: dict[int, Any], views: Any, public: dict[int, set[str]], ended_at: int
 ) -> Searched:
-    """Fail on a card of another hand, of the draw pile or of the discard pile (by its id) in a
-    drawing received before the end, unless the viewer's view shows it or everyone saw it
-    before (a card revealed, a King played); and,
-    under ``hidden_crowns``, on another player's crowns or the reserve's count."""
+    """Fail on a card of another hand, of the draw pile or of the discard pile — by its id or by
+    its words (its colour and law) — in a drawing received before the end, unless the viewer's
+    view shows it or everyone saw it before (a card revealed, a King played); and, under
+    ``hidden_crowns``, on another player's crowns or the reserve's count. Each drawing must name
+    each card of the viewer's own hand by its words (the search's control)."""
     searched = Searched()
+    written: dict[str, tuple[str, ...]] | None = None
     # A card shown to everyone once (``public``: revealed for a law, played as King) stays
     # known: the last moves may name it later, while it is back in a hand or in the draw pile.
     for kind, text in wire.texts:
@@ -212,14 +240,20 @@ def search_couronnes(
             if version >= ended_at:
                 continue
             state = states[version]
+            if written is None:
+                written = _couronnes_words(state.edition)
             seen = set(_CARD_ID.findall(json.dumps(views[version][wire.seat]))) | public[version]
             hidden = {*state.draw, *state.discard}
             hidden |= {c for s, hand in enumerate(state.hands) if s != wire.seat for c in hand}
             hidden -= seen
-            shown = sorted(c for c in hidden if re.search(rf"\b{c}\b", html))
+            shown = sorted(c for c in hidden if _named(html, c, written))
             assert shown == [], (wire.seat, version, shown, _around(html, shown))
             own = state.hands[wire.seat] if wire.seat is not None else []
             searched.found_allowed += sum(1 for c in own if re.search(rf"\b{c}\b", html))
+            worded = [c for c in own if written.get(c)]
+            by_words = sum(1 for c in worded if any(w in html for w in written[c]))
+            searched.found_allowed += by_words
+            searched.own_missing += by_words < len(worded)
             if state.hidden_crowns:
                 blocks = _player_blocks(html)
                 assert len(blocks) == state.players, (wire.seat, version)

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import translation
 
 import engine
+from engine.blazon.shield import TABLES, blazon_text
 from engine.blazon.state import BlazonState
 from engine.blazon.testing import plant_hidden_markers
 from events.models import Stream
@@ -294,6 +295,53 @@ def test_an_exchange_is_a_button_on_the_display_card() -> None:
     assert "just drawn" in text(html)
 
 
+def _abatements(state: BlazonState) -> list[dict[str, Any]]:
+    return [m for m in _placements(state) if m.get("abate")]
+
+
+def test_abatement_placements_are_controls_and_the_token_lies_on_the_shield_after() -> None:
+    """With the abatement option on, every placement using the token is a control of the hand
+    card, carrying exactly that legal move and saying so; the token is shown in hand. Once
+    placed, the token is drawn (−8) on the abated card's space of that shield only, and no more
+    in hand; the table offers no further abatement."""
+    state = until(played(2, 0, "abate", abatement=True), "abate", _abatements)
+    seat = state.turn
+    abates = _abatements(state)
+    html = drawn(state, seat)
+    controls = [m for m in offered(html) if m["type"] == "place" and m.get("abate")]
+    assert sorted(set(map(key, controls))) == sorted(map(key, abates))
+    tags = re.findall(r'<button[^>]*data-move="[^"]*abate&quot;: true[^"]*"[^>]*>', html)
+    assert tags
+    for tag in tags:
+        label = re.search(r'aria-label="([^"]*)"', tag)
+        assert label is not None
+        assert "abatement token" in htmllib.unescape(label.group(1)), tag
+    mine = html.split(f'data-player-seat="{seat}"', 1)[1].split("</article>", 1)[0]
+    assert "abatement token in hand" in mine
+    assert 'class="bz-abatement"' not in html
+
+    move = next(m for m in abates if not m.get("herald"))
+    state = GAME.apply(state, seat, GAME.decode_move(move))
+    while state.phase == "pay":  # pay with the first legal payment
+        state = GAME.apply(state, seat, GAME.legal_moves(state, seat)[0])
+    player = state.players[seat]
+    assert player.abated_space == move["space"]
+    assert not player.abatement
+    space = blazon.EDITIONS["reconstructed-1"].board.spaces[move["space"]].name
+    for viewer in (seat, 1 - seat, None):
+        html = drawn(state, viewer)
+        mine = html.split(f'data-player-seat="{seat}"', 1)[1].split("</article>", 1)[0]
+        other = html.split(f'data-player-seat="{1 - seat}"', 1)[1].split("</article>", 1)[0]
+        assert mine.count('class="bz-abatement"') == 1
+        token = mine.split(f'data-space="{space}"', 1)[1].split("</g>\n", 1)[0]
+        assert '<g class="bz-abatement">' in token
+        assert ">−8</text>" in token
+        assert "abatement token: −8 at the end while it lies here" in token
+        assert 'class="bz-abatement"' not in other
+        assert "abatement token in hand" not in mine
+    assert not [m for m in offered(drawn(state, seat)) if m.get("abate")]
+
+
 # -- planted markers ------------------------------------------------------------------------
 
 
@@ -404,6 +452,45 @@ def test_the_shield_draws_each_placed_card_in_its_alignment_and_the_blazon_under
     blazon_words = GAME.view(state, None)["players"][seat]["blazon"]
     assert blazon_words
     assert htmllib.escape(blazon_words, quote=False) in board
+
+
+def test_the_blazon_under_each_shield_is_in_the_viewers_language() -> None:
+    """A French page writes each shield's blazon in French (the view carries the English one);
+    an English page keeps the engine's English words."""
+    stream, users = open_game(0)
+    for _ in range(30):
+        stream = play_stream(stream, stop_after=10)
+        state = current_state(stream)
+        if all(sum(1 for n in p.shield if n) >= 2 for p in state.players):
+            break
+    tables = TABLES[state.edition]
+    french = [blazon_text(p, tables, "fr") for p in state.players]
+    english = [blazon_text(p, tables) for p in state.players]
+    assert all(french)
+    assert french != english
+    html = page(stream, users[0], HTTP_ACCEPT_LANGUAGE="fr")
+    translation.activate("en")
+    blazons = re.findall(r'<p class="bz-blazon"><em>(.*?)</em></p>', html)
+    assert [htmllib.unescape(b) for b in blazons] == [french[0], french[1]]
+    for words in english:
+        assert words not in htmllib.unescape(html)
+    html = page(stream, users[1], HTTP_ACCEPT_LANGUAGE="en")
+    blazons = re.findall(r'<p class="bz-blazon"><em>(.*?)</em></p>', html)
+    assert [htmllib.unescape(b) for b in blazons] == [english[1], english[0]]
+
+
+def test_the_final_scoring_names_each_blazon_in_the_viewers_language() -> None:
+    state = played(2, 10_000, "final-fr")
+    assert GAME.result(state) is not None
+    tables = TABLES[state.edition]
+    with translation.override("fr"):
+        html = drawn(state, None, finished=True)
+    final = re.search(r'<ul class="bz-final-blazons">(.*?)</ul>', html, flags=re.S)
+    assert final is not None
+    shown = re.findall(r"<em>(.*?)</em>", final.group(1))
+    assert sorted(map(htmllib.unescape, shown)) == sorted(
+        blazon_text(player, tables, "fr") for player in state.players
+    )
 
 
 # -- game over ------------------------------------------------------------------------------

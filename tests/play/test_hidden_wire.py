@@ -1,8 +1,8 @@
 """The searches of tests/play/hidden_wire.py can fail: on the fragments each seat and a
 spectator fetch along a real game (no browser), they pass, they find each seat's own cards,
 and they fail when a hidden value is planted in a drawing — another seat's card by its number
-or its words (Blazon), by its id, or another player's crowns under ``hidden_crowns``
-(13 Couronnes). The browser tests run the same searches over every WebSocket frame."""
+or its words (Blazon), by its id or its words, or another player's crowns under
+``hidden_crowns`` (13 Couronnes). The browser tests run the same searches over every WebSocket frame."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from events.services import stream_open
 from events.states import current_state
 from tests.play.hidden_wire import (
     _blazon_labels,
+    _couronnes_words,
     public_ids,
     search_blazon,
     search_couronnes,
@@ -99,10 +100,14 @@ def test_the_couronnes_search_passes_finds_own_cards_and_catches_planted_ones() 
         assert searched.drawings == len(wire.texts)
         if wire.seat is not None:
             assert searched.found_allowed > searched.drawings  # its hand's ids, its crowns
+            # Its own hand, by the cards' words, in every drawing.
+            assert searched.own_missing == 0
     seat0 = wires[0]
     version, text = _first(seat0, states)
     state = states[version]
     other = state.hands[1][0]
+    label, name = _couronnes_words(state.edition)[state.hands[2][0]]
+    drawn_next = _couronnes_words(state.edition)[state.draw[-1]][1]
     crowns = (
         '<span class="tc-hidden">crowns hidden</span>',
         f"<strong>{state.crowns[1]}</strong> / 13",
@@ -112,6 +117,10 @@ def test_the_couronnes_search_passes_finds_own_cards_and_catches_planted_ones() 
     for planted in (
         text.replace("</section>", f'<li data-card="{other}"></li></section>'),
         text.replace("</section>", f'<li data-card="{state.draw[-1]}"></li></section>'),
+        # Another hand's card and the next card drawn by their words alone, with no id.
+        text.replace("</section>", f'<span aria-label="{label}"></span></section>'),
+        text.replace("</section>", f"<li>{name}</li></section>"),
+        text.replace("</section>", f"<p>Next: {drawn_next}.</p></section>"),
         text.replace(
             'data-player-seat="1"' + block,
             'data-player-seat="1"' + block.replace(*crowns, 1),

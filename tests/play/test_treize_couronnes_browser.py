@@ -10,6 +10,9 @@ searched for what its viewer may not see (tests/play/hidden_wire.py).
 The games are kept short with the ``max_turns`` option (they end at the limit, or earlier at a
 13th crown); one more test brings a game to the edge of a 13th crown with bots and makes the
 winning move by clicking, to see the game end at once on every page with the winner named.
+The table's contract (FRONTEND.md) has its tests here too: a dropped socket catching up, a
+stale page refused politely and refreshed, a double click making one move, an engine refusal
+in words.
 
 Screenshots land in ``$HERALD_SHOTS`` when it is set. Skipped without Chromium, PostgreSQL or
 Redis; failed instead under HERALD_REQUIRE_SERVICES=1.
@@ -29,7 +32,7 @@ from engine.treize_couronnes.moves import RedoDiscard, RedoDraw
 from events.models import Event, EventType, Stream
 from events.services import stream_append_move, stream_open
 from events.states import current_state, game_of
-from play.treize_couronnes import law_choices
+from play.treize_couronnes import card_words, law_choices
 from tests.play.hidden_wire import (
     check_seed,
     public_ids,
@@ -286,6 +289,75 @@ def test_a_dropped_socket_catches_up_when_it_reconnects(
     assert browser_problems.unexpected() == []
 
 
+KING_CHANGE = "[data-stream] .tc-crown-it:not([disabled])"
+
+
+def test_a_stale_page_is_refused_politely_and_refreshed(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """Two browsers of the seat to act; the second one hears nothing from its socket, so it
+    still shows the old table when the first has changed the King. Its own King change is
+    refused (409, a stale version) and the page draws the table as it is, saying so; nothing
+    more is stored."""
+    users = [make_user(name) for name in ("Pia", "Quentin", "Romane")]
+    stream = stream_open(game_id="13-couronnes", seats=users, public=False)
+    start = stream.version
+    first = context_for(browser, asgi_server, browser_problems, users[0])
+    second = context_for(browser, asgi_server, browser_problems, users[0])
+    second.route_web_socket("**/ws/games/**", lambda socket: None)  # never connected
+    try:
+        for page in (first, second):
+            page.goto(reverse("play:table", args=[stream.pk]))
+            page.wait_for_selector(KING_CHANGE)
+        first.locator(KING_CHANGE).first.click()
+        first.wait_for_function(AT_VERSION % (start + 1), timeout=15_000)
+        assert version_of(second) == start  # stale: it heard nothing
+        browser_problems.allow("answer 409")
+        browser_problems.allow("409 (Conflict)")
+        second.locator(KING_CHANGE).last.click()
+        second.wait_for_function(AT_VERSION % (start + 1), timeout=15_000)
+        message = second.locator(".table-message")
+        assert message.is_visible()
+        assert "Another move got there first" in message.inner_text()
+    finally:
+        for page in (first, second):
+            page.context.close()
+    stream.refresh_from_db()
+    assert stream.version == start + 1
+    assert browser_problems.unexpected() == []
+
+
+def test_a_double_click_sends_one_move(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """A double click on a control makes its move once: the first click holds the table's
+    controls while the move is on its way (table.js, ``sendingFrom``), so the second finds
+    nothing to send. The stream advances by exactly one move, the page posted once, and nothing
+    was refused or said (a second post would be a 409 and "Another move got there first")."""
+    users = [make_user(name) for name in ("Sacha", "Tiphaine", "Ulysse")]
+    stream = stream_open(game_id="13-couronnes", seats=users, public=False)
+    start = stream.version
+    page = context_for(browser, asgi_server, browser_problems, users[0])
+    moves_url = reverse("stream-moves", args=[stream.pk])
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    try:
+        page.goto(reverse("play:table", args=[stream.pk]))
+        page.locator(KING_CHANGE).first.dblclick()
+        page.wait_for_function(AT_VERSION % (start + 1), timeout=15_000)
+        page.wait_for_timeout(1500)  # time for a second move to be sent and answered
+        assert [url for url in posts if url.endswith(moves_url)] == [posts[0]]
+        assert len(posts) == 1
+        assert version_of(page) == start + 1
+        assert page.locator(".table-message").is_hidden()
+    finally:
+        page.context.close()
+    stream.refresh_from_db()
+    assert stream.version == start + 1
+    assert Event.objects.filter(stream=stream, type=EventType.MOVE_MADE).count() == 1
+    assert browser_problems.unexpected() == []
+
+
 def test_a_refused_move_shows_the_engines_sentence(
     browser: Any, asgi_server: Any, browser_problems: Any
 ) -> None:
@@ -309,7 +381,9 @@ def test_a_refused_move_shows_the_engines_sentence(
         control.click()
         message = page.locator(".table-message")
         message.wait_for(state="visible", timeout=15_000)
-        assert f"has no card {missing} in hand" in message.inner_text()
+        # The card in words, as the table names it, never by its id.
+        assert f"does not hold {card_words(missing)}" in message.inner_text()
+        assert missing not in message.inner_text()
         assert users[0].get_username() in message.inner_text()  # the seat, by name
         assert version_of(page) == stream.version
     finally:

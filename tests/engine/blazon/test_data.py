@@ -13,6 +13,7 @@ from engine.blazon.cards import (
     load_board,
     load_cards,
     load_distinctions,
+    load_french,
     parse_clause,
 )
 
@@ -115,3 +116,45 @@ def test_every_clause_kind_parses() -> None:
         parse_clause(text, "test")
     with pytest.raises(DataError, match="not a clause"):
         parse_clause("cards>=0", "test")
+
+
+def test_every_card_has_its_french_name() -> None:
+    """blazon-fr.toml: one French name per card, nouns with their gender, charges with their
+    plural, numbered arrangements with their count and words after the charges."""
+    french = EDITION.french
+    assert sorted(french) == sorted(EDITION.cards)
+    by_name = {card.name: french[number] for number, card in EDITION.cards.items()}
+    assert by_name["Gules"].name == "gueules"
+    assert by_name["Per pale"].name == "parti"
+    assert (by_name["a bend"].name, by_name["a bend"].gender) == ("bande", "f")
+    assert by_name["lion passant"].plural == "lions léopardés"
+    assert (by_name["wavy"].name, by_name["wavy"].feminine) == ("ondé", "ondée")
+    assert (by_name["two and one"].count, by_name["two and one"].feminine) == (
+        3, "posées deux et une",
+    )  # fmt: skip
+    assert by_name["semé"].before == "semé"
+    for number, card in EDITION.cards.items():
+        assert french[number].name.strip(), card
+        if card.type in ("charge", "ordinary", "cadency"):
+            assert french[number].gender in ("m", "f"), card
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        ('Gules = "gueules"\n', "", r"no French name for \[colour\] 'Gules'"),
+        ('Gules = "gueules"', 'Gules = "gueules"\nRouge = "gueules"', "no card is named .*'Rouge'"),
+        ('name = "bande", gender = "f"', 'name = "bande", gender = "x"', "gender 'x'"),
+        ('name = "bande", gender = "f"', 'name = "bande"', "'a bend': an ordinary|needs gender"),
+        ('plural = "roses", ', "", "'rose': a charge takes .*needs gender, name, plural"),
+        ('after = "posés en pal", ', "", "numbered arrangement has a count and its words"),
+        ("count = 2,", "count = 1,", "count 1 is not a number of charges"),
+        ('Vair = "vair"', 'Vair = { name = "vair", gender = "m" }', "a fur takes name"),
+        ("[division]", "[partition]", r"\[partition\] is not a card type"),
+        ('Or = "or"', 'Or = ""', "every key but count holds words"),
+    ],
+)
+def test_a_bad_french_file_names_the_entry(tmp_path: Path, old: str, new: str, words: str) -> None:
+    path = _rewrite(tmp_path, "blazon-fr.toml", old, new)
+    with pytest.raises(DataError, match=words):
+        load_french(path, EDITION.cards)

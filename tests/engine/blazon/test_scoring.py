@@ -144,7 +144,9 @@ def test_ruling_BZ_3_choice_between_several_distinctions() -> None:
     _blazon_turn(state, "D113", "cadency", "top", "T034")
     assert state.phase == CLAIM
     assert state.claimable == ["D1", "E4"]
-    with pytest.raises(IllegalMove, match="you cannot claim 'A1'"):
+    with pytest.raises(
+        IllegalMove, match="you cannot claim Order of the Castle: claimable are Bestiary, "
+    ):
         GAME.apply(state, 0, Claim("A1"))
     play(state, Claim("E4"))
     assert state.players[0].markers == ["E4"]

@@ -104,7 +104,7 @@ def test_acquire_exchanges_like_for_like_with_the_display_after_both_draws() -> 
     assert state.display[4] == first
     assert n("T001") in state.players[0].hand
     refused(state, Exchange(first, 5), "not a card you just drew")
-    refused(state, Exchange(n("T001"), 5), "not a card you just drew")
+    refused(state, Exchange(n("T001"), 5), "^Or is not a card you just drew")  # by its name
     play(state, Exchange(second, 5))  # nothing left to keep: the Acquire is over
     assert set(state.players[0].hand) == {n("T001"), n("T002")}
     assert state.phase == END
@@ -229,7 +229,7 @@ def test_hand_limit_discards_down_to_seven_at_the_end_of_the_turn() -> None:
     assert len(state.players[0].hand) == 9
     refused(state, EndTurn(), "discard down to 7")
     play(state, Discard(n("T001")))
-    refused(state, Discard(n("T001")), "not in your hand")
+    refused(state, Discard(n("T001")), "^Or is not in your hand$")  # by its name, no number
     play(state, Discard(n("T002")))  # at 7 with nothing else to do, the turn ends
     assert n("T002") in state.discards["tincture"]
     assert state.turn == 1

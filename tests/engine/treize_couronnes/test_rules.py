@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -724,8 +725,8 @@ def test_describe_reads_as_a_sentence() -> None:
 
 def test_illegal_moves_say_why_in_words() -> None:
     state = table(hands=[["B01"], ["G01"]])
-    assert "no card B99" in refused(state, RedoDiscard("B99"))
-    assert "no card B99" in refused(state, ChangeKing("B99"))
+    assert "does not hold B99" in refused(state, RedoDiscard("B99"))  # no card: as written
+    assert "does not hold B99" in refused(state, ChangeKing("B99"))
     assert "not allowed now" in refused(state, TakeToken("guard"))
     with pytest.raises(IllegalMove):
         GAME.apply(state, 0, StealCards((1,)))
@@ -802,3 +803,37 @@ def test_hidden_crowns_fewest_crowns_attempt_fails_and_uses_the_once_per_turn_la
     won = play(fewest, Claim())
     assert won.guards[0] == 1
     assert won.pending == ["blason:1"]
+
+
+# -- refusals name cards as the table does ----------------------------------------------------
+
+
+def test_refusals_name_a_card_by_its_colour_and_law_never_by_its_id() -> None:
+    """A person reads a refusal on the table: a card is named as the last moves name it (the
+    blue King (…)), never by the edition's id ("B07") or law code."""
+    state = table(hands=[["B01", "B07"], ["P01"]], kings=["B03"])
+    missing = refused(state, ChangeKing("O04"))
+    assert missing == "seat 0 does not hold the orange King (reveal 4 orange cards → 4 crowns)"
+    asks = refused(state, ChangeKing("B07"))
+    assert asks.startswith(
+        "the blue King (reveal 1 card of the colour announced when this King was played → "
+        "1 crown) asks for a colour: announce one of blue, orange, green, purple"
+    )
+    assert refused(state, ChangeKing("B01", "blue")).startswith(
+        "the blue King (reveal 1 blue card and 1 orange card → 1 crown and 1 guard) does not "
+        "ask for a colour"
+    )
+    assert "does not hold the purple King" in refused(state, RedoDiscard("P01"))
+    law = refused(state, Discard(("B01",)))
+    assert law == (
+        "the law of the blue King (reveal 2 cards of the same colour → 1 crown) is applied with "
+        "a 'reveal' move"
+    )
+    once = table(hands=[["B01", "B02", "O01", "G01", "G02"], ["P01"]], kings=["B10"])
+    assert refused(once, Claim()) == (
+        "seat 0 does not meet the condition of the blue King (have exactly 4 cards in hand → "
+        "2 crowns)"
+    )
+    for words in (missing, asks, law, refused(once, Claim())):
+        assert not re.search(r"\b[BOGP]\d\d\b", words), words
+        assert "->" not in words, words  # no law code ("reveal:blue*4 -> crowns:4")
