@@ -43,7 +43,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("<int:pk>/tables/<int:table_pk>/report/", report_pages.report, name="table-report"),
     path(
-        "<int:pk>/tables/<int:table_pk>/report/live/",
+        "<int:pk>/tables/<int:table_pk>/report/fragment",
         report_pages.report_live,
         name="table-report-live",
     ),

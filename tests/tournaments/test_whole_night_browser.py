@@ -173,7 +173,7 @@ def test_a_whole_tournament_night_in_the_browser(
     # moves on (a player follows the link to the game or the report) or when a newer update
     # replaces it: the refetch is aborted, as it would be for a person; the newer one shows.
     # Every live region refetches from a URL ending in "fragment".
-    browser_problems.allow_pattern(r"/fragment(\?[^ ]*)? \(net::ERR_ABORTED\)")
+    browser_problems.allow_pattern(r"/fragment/?(\?[^ ]*)? \(net::ERR_ABORTED\)")
     club = Club.objects.create(name="Les Pions")
     person("orga", club, role="organiser")
     desk = context_for(browser, asgi_server, browser_problems, None)

@@ -4,14 +4,17 @@ HTTP: the same rights as the full pages (a draft is never public, a player's tab
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
+from django.urls import URLPattern
 
 from tests.tournaments.factories import UserFactory
 from tests.tournaments.live.night import NAMES, finish_round, publish_round, register_named
-from tournaments import services
+from tournaments import services, urls_console, urls_pages
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -183,3 +186,27 @@ def test_in_french(organiser: Any, tournament: Tournament) -> None:
     wall = page(client, f"/tournaments/{tournament.pk}/screen")
     assert "Ronde 1" in wall
     assert "Votre table, les appariements et le classement sur votre téléphone" in wall
+
+
+def test_every_live_region_refetches_from_a_fragment_url() -> None:
+    """A live region's refetch in flight when its page moves on is aborted by the browser; the
+    browser tests allow exactly that for URLs ending in "fragment", so every region's source
+    (``data-live-src``) must be one (with or without a final slash)."""
+    templates = Path(settings.BASE_DIR, "tournaments", "templates")
+    names = {
+        name
+        for html in templates.rglob("*.html")
+        for name in re.findall(
+            r"data-live-src=\"\{% url 'tournament-pages:([\w-]+)'", html.read_text()
+        )
+    }
+    routes = {
+        pattern.name: str(pattern.pattern)
+        for module in (urls_pages, urls_console)
+        for pattern in module.urlpatterns
+        if isinstance(pattern, URLPattern)
+    }
+    assert names, "no live region found"
+    assert {
+        name: routes[name] for name in names if not routes[name].rstrip("/").endswith("fragment")
+    } == {}
