@@ -16,6 +16,7 @@ next move's drawing. Bounded (least recently used stream out) and per process.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
@@ -35,6 +36,7 @@ class Moment:
     stream: Stream
     facts: StreamFacts
     recent: tuple[Event, ...]  # the last LAST_MOVES events up to the stream's version
+    facts_read_at: float = 0.0  # time.monotonic() when the facts were read
 
     @property
     def version(self) -> int:
@@ -51,14 +53,30 @@ class Moment:
         return access_to_stream(user, self.stream, seat, known_delay=delay)
 
 
-def read_moment(stream_id: UUID) -> Moment:
-    """The stream as it is now (StreamNotFound when there is none): five queries."""
+#: Seconds a moment's facts (seats' names, the tournament table) serve the stream's next
+#: versions before they are read again: they never change with a move, and a display name
+#: edited meanwhile reaches the sockets within this time.
+FACTS_FOR = 60.0
+
+
+def read_moment(stream_id: UUID, previous: Moment | None = None) -> Moment:
+    """The stream as it is now (StreamNotFound when there is none). Two queries when the
+    ``previous`` moment of the stream lends its facts and events, five otherwise."""
     stream = Stream.objects.filter(pk=stream_id).first()
     if stream is None:
         raise StreamNotFound(f"there is no game stream {stream_id}")
     after = max(stream.version - LAST_MOVES, 0)
-    recent = Event.objects.filter(stream=stream, seq__gt=after, seq__lte=stream.version)
-    return Moment(stream=stream, facts=stream_facts(stream), recent=tuple(recent.order_by("seq")))
+    kept: tuple[Event, ...] = ()
+    if previous is not None and previous.version <= stream.version:
+        kept = tuple(e for e in previous.recent if e.seq > after)
+        after = max(after, previous.version)
+    fresh = Event.objects.filter(stream=stream, seq__gt=after, seq__lte=stream.version)
+    if previous is not None and time.monotonic() - previous.facts_read_at < FACTS_FOR:
+        facts, read_at = previous.facts, previous.facts_read_at
+    else:
+        facts, read_at = stream_facts(stream), time.monotonic()
+    recent = kept + tuple(fresh.order_by("seq"))
+    return Moment(stream=stream, facts=facts, recent=recent, facts_read_at=read_at)
 
 
 class Moments:
@@ -77,7 +95,7 @@ class Moments:
             if held is not None and held.version >= version:
                 self._items.move_to_end(stream_id)
                 return held
-        moment = read_moment(stream_id)
+        moment = read_moment(stream_id, held)
         with self._lock:
             self.reads += 1
             held = self._items.get(stream_id)

@@ -82,6 +82,23 @@ def test_a_new_version_is_read_again_and_an_older_one_gets_the_newer_drawing() -
     assert moments.reads == 2
 
 
+def test_the_next_version_reads_two_queries_and_draws_the_fragment() -> None:
+    """A moment lends the next its facts (names, tournament table) and its last events: the
+    next version reads only the stream row and the new events, and draws what the fragment
+    draws, last moves included."""
+    users = [make_user(name) for name in ("Gaspard", "Hortense", "Ines")]
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=9
+    )
+    drawn(users[0], stream, 0, stream.version)
+    for _ in range(3):
+        stream = play_stream(stream, stop_after=1)
+        with CaptureQueriesContext(connection) as read:
+            got = drawn(users[1], stream, 1, stream.version)
+        assert len(read.captured_queries) == 2
+        assert got == render_table(access_stream_for_user(users[1], stream.pk), "en", PRESENT)
+
+
 def test_a_private_game_refuses_a_spectator_who_may_not_watch_it() -> None:
     stream, _, _ = tournament_game(tag="mo")
     stranger = make_user("Stranger-mo")
