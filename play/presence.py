@@ -36,6 +36,8 @@ import redis
 import redis.asyncio as aioredis
 from django.conf import settings
 
+from herald.layers import blocking_pool, is_redis_layer
+
 PRESENCE = "stream.presence"  # the group message's type: TableConsumer.stream_presence
 BEATS_TO_EXPIRE = 3  # an entry outlives this many missed heartbeats
 KEEP_SECONDS = 6 * 3600  # an idle stream's keys leave Redis after this long
@@ -182,7 +184,7 @@ class RedisPresence:
         # A client belongs to the event loop it was made on (daphne has one; tests make more).
         loop = asyncio.get_running_loop()
         if self._async is None or self._async[0] is not loop:
-            self._async = (loop, aioredis.Redis.from_url(self.url))
+            self._async = (loop, aioredis.Redis(connection_pool=blocking_pool(self.url)))
         return self._async[1]
 
     async def update(
@@ -228,7 +230,7 @@ _memory = MemoryPresence()
 def presence_store() -> PresenceStore:
     """The store that matches the default channel layer (settings.CHANNEL_LAYERS)."""
     layer = settings.CHANNEL_LAYERS.get("default", {})
-    if "channels_redis" not in str(layer.get("BACKEND", "")):
+    if not is_redis_layer(str(layer.get("BACKEND", ""))):
         return _memory
     config = layer.get("CONFIG", {})
     host = config.get("hosts", [""])[0]

@@ -7,6 +7,8 @@ from typing import Any
 from django.conf import settings
 from django.core import checks
 
+from herald.layers import is_redis_layer
+
 REVOKER = "herald.authentication.RevokeTokensOnPasswordChange"
 
 
@@ -29,7 +31,7 @@ def channel_layer_is_shared(**kwargs: Any) -> list[checks.CheckMessage]:
     """In production the sockets (daphne) and the appends (gunicorn, Celery) are other
     processes: only a Redis channel layer carries a commit's message from one to the other."""
     backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
-    if backend.startswith("channels_redis."):
+    if is_redis_layer(backend):
         return []
     return [
         checks.Warning(

@@ -19,8 +19,43 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels_redis.core import RedisChannelLayer as CoreRedisChannelLayer
+from django.utils.module_loading import import_string
+from redis import asyncio as aioredis
 
 SEND_TIMEOUT = 2.0  # seconds for one group_send before the outbox takes the message over
+
+#: Connections a process holds to the layer's Redis, per event loop (and for presence): more
+#: commands at once than this wait for one of them, up to POOL_WAIT seconds.
+POOL_SIZE = 64
+POOL_WAIT = 20.0
+
+
+def blocking_pool(url: str, **options: Any) -> aioredis.BlockingConnectionPool:
+    """A pool of at most :data:`POOL_SIZE` connections to ``url`` whose callers wait for a free
+    one. redis-py's own pool refuses the 101st command at once ("Too many connections"): a
+    hall of phones opening a game, or every socket reconnecting after a restart, is such a
+    burst, and the sockets failed."""
+    return aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=POOL_SIZE, timeout=POOL_WAIT, **options
+    )
+
+
+class RedisChannelLayer(CoreRedisChannelLayer):
+    """channels_redis's core layer on :func:`blocking_pool` pools."""
+
+    def create_pool(self, index: int) -> aioredis.BlockingConnectionPool:
+        host = dict(self.hosts[index])
+        return blocking_pool(host.pop("address"), **host)
+
+
+def is_redis_layer(backend: str) -> bool:
+    """Whether the channel layer ``backend`` (a dotted path) keeps its groups in Redis."""
+    try:
+        layer = import_string(backend)
+    except ImportError:
+        return False
+    return isinstance(layer, type) and issubclass(layer, CoreRedisChannelLayer)
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:

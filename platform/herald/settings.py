@@ -169,7 +169,8 @@ CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", default=REDIS_URL)
 if CHANNEL_LAYER_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis's core layer, on pools that wait for a connection (herald.layers).
+            "BACKEND": "herald.layers.RedisChannelLayer",
             "CONFIG": {
                 # A socket timeout above the layer's 5 s blocking read (channels_redis's
                 # brpop_timeout): redis-py 8 reads with a 5 s timeout by default, which ends

@@ -6,6 +6,7 @@ tournament game's socket admits the club and no one else; a delayed spectator's 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import urllib.request
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from websockets.asyncio.client import connect as aconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -226,3 +228,32 @@ def test_a_delayed_spectators_frames_lag_two_moves_and_a_players_do_not(
             frame = next_frame(spectator, "table", version=version - 2)
             assert root_of(frame["html"])["version"] == str(version - 2)
             next_frame(seat0, "table", version=version)
+
+
+CROWD = 300  # sockets arriving at once: more than a Redis pool's default 100 connections
+
+
+def test_a_crowd_of_sockets_arriving_and_leaving_at_once_is_served(asgi_server: Any) -> None:
+    """A hall of phones opening the same game at once (or reconnecting after a server restart):
+    every socket is admitted and told the seats connected, and leaving all at once breaks
+    nothing; the server's Redis pools wait for a connection rather than failing."""
+    users = [make_user(name) for name in ("Crowd-A", "Crowd-B", "Crowd-C")]
+    stream = stream_open(game_id="les-7-blasons", seats=users, public=True)
+    url = f"{asgi_server.ws_url}/ws/games/{stream.pk}/table/"
+
+    async def one() -> str:
+        async with aconnect(url, origin=asgi_server.url, open_timeout=60) as socket:
+            while True:
+                frame = json.loads(await asyncio.wait_for(socket.recv(), 60))
+                if frame["type"] == "presence":
+                    return str(frame["type"])
+
+    async def crowd() -> list[Any]:
+        return await asyncio.gather(*(one() for _ in range(CROWD)), return_exceptions=True)
+
+    for _ in range(2):  # arriving, then again after all left at once
+        answers = asyncio.run(crowd())
+        assert [a for a in answers if a != "presence"] == []
+    log = asgi_server.log_text()
+    assert "Too many connections" not in log
+    assert "Exception inside application" not in log
