@@ -235,7 +235,9 @@ def test_a_draft_is_hidden_from_the_api_but_for_its_organisers(
     mine = client_for(organiser)
     assert [r["id"] for r in mine.get(f"/api/v1/tournaments/{nine.pk}/rounds").json()] == [draft.pk]
     assert mine.get(f"/api/v1/rounds/{draft.pk}").status_code == 200
-    services.round_confirm(round_=draft)
+    services.round_confirm(round_=draft)  # confirmed: still the organisers' until published
+    assert client_for(None).get(f"/api/v1/rounds/{draft.pk}").status_code == 404
+    services.round_release(round_=draft)
     assert client_for(None).get(f"/api/v1/rounds/{draft.pk}").status_code == 200
 
 
