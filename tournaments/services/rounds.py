@@ -83,7 +83,7 @@ def round_pair_next(
                 "Pair it anyway by saying so (beyond_planned)."
             ).format(name=tournament.name, planned=planned, number=number)
         )
-    round_ = _round_drawn(tournament, number, attempt=1, by=by)
+    round_ = _round_drawn(tournament, number, attempt=1, by=by, missing=missing)
     if tournament.status != Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
@@ -91,7 +91,12 @@ def round_pair_next(
 
 
 def _round_drawn(
-    tournament: Tournament, number: int, *, attempt: int, by: AbstractBaseUser | None
+    tournament: Tournament,
+    number: int,
+    *,
+    attempt: int,
+    by: AbstractBaseUser | None,
+    missing: Sequence[Table] | None = None,
 ) -> Round:
     stage = current_stage(tournament)
     if stage.format in BRACKET_FORMATS:
@@ -122,7 +127,9 @@ def _round_drawn(
     if traded:  # players moved to their fixed tables: the draw's own warnings may be stale
         round_.warnings = round_check(round_=round_)
         round_.save(update_fields=["warnings"])
-    elif extra := fixed_table_warnings(round_):
+        return round_
+    unscored = rendered_warnings(round_results_missing(round_, missing), names)
+    if extra := [*unscored, *fixed_table_warnings(round_)]:
         round_.warnings = [*round_.warnings, *extra]
         round_.save(update_fields=["warnings"])
     return round_
@@ -156,17 +163,35 @@ def round_repair(*, round_: Round, by: AbstractBaseUser | None = None) -> Round:
 
 
 def round_check(*, round_: Round) -> list[dict[str, Any]]:
-    """Every rule the round's current tables break, with player names."""
+    """Every rule the round's current tables break, with player names, and the earlier tables
+    the draw counted for nothing (paired anyway while their results were missing)."""
     tournament = round_.tournament
     inputs = pairing_inputs(tournament, round_.number)
     entrants = inputs.entrants
-    if round_.stage.format in BRACKET_FORMATS:
+    bracket = round_.stage.format in BRACKET_FORMATS
+    if bracket:
         expected = bracket_round_entrants(round_)
         entrants = [e for e in entrants if e.id in expected]
     tables, byes = round_layout(round_)
     warnings = pairing.check_tables(tables, byes, entrants, inputs.history, inputs.rule)
+    if bracket:  # a bracket seats each match by its slots (the better seed first), not by seats
+        warnings = [w for w in warnings if w.code != "seat_balance"]
+    warnings += round_results_missing(round_)
     rendered = rendered_warnings(warnings, selectors.registration_names(tournament))
     return rendered + fixed_table_warnings(round_)
+
+
+def round_results_missing(
+    round_: Round, missing: Sequence[Table] | None = None
+) -> list[pairing.DrawWarning]:
+    """The earlier rounds' tables with no confirmed result (``missing``, when the caller has
+    them already), as the draft's warning: the organiser paired anyway, and the draw counted
+    those games for nothing."""
+    if missing is None:
+        missing = selectors.tables_missing_results(round_.tournament)
+    return pairing.check_results_missing(
+        [(t.round.number, t.number) for t in missing if t.round.number < round_.number]
+    )
 
 
 @dataclass(frozen=True)
