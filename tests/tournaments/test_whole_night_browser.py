@@ -173,6 +173,11 @@ def test_a_whole_tournament_night_in_the_browser(
     # moves on (a player follows the link to the game or the report) or when a newer update
     # replaces it: the refetch is aborted, as it would be for a person; the newer one shows.
     browser_problems.allow("/fragment (net::ERR_ABORTED)")
+    # The same for the live regions of the report page and the organiser's results page
+    # (``.../live/``), which refetch when a result moves on and the desk or a phone navigates.
+    browser_problems.allow("/live/ (net::ERR_ABORTED)")
+    for number in (1, 2, 3):
+        browser_problems.allow(f"/live/?round={number} (net::ERR_ABORTED)")
     club = Club.objects.create(name="Les Pions")
     person("orga", club, role="organiser")
     desk = context_for(browser, asgi_server, browser_problems, None)
