@@ -37,6 +37,7 @@ from tournaments.pairing.factory import FORMAT_OPTIONS, FORMATS, pair_round
 from tournaments.pairing.seasons import (
     SeasonRow,
     SeasonTournament,
+    parse_numbers,
     parse_points,
     placement_points,
     season_ranking,
@@ -89,6 +90,7 @@ __all__ = [
     "knockout",
     "measure_tables",
     "pair_round",
+    "parse_numbers",
     "parse_points",
     "placement_points",
     "season_ranking",

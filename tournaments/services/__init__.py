@@ -100,6 +100,7 @@ from tournaments.services.tournaments import (
     tournament_finish,
     tournament_join_token_renew,
     tournament_settings_save,
+    tournament_tables_and_points,
     tournament_update,
 )
 
@@ -177,6 +178,7 @@ __all__ = [
     "tournament_reopen",
     "tournament_set_table_mode",
     "tournament_settings_save",
+    "tournament_tables_and_points",
     "tournament_update",
     "tournament_winner",
     "waitlist_promote",
