@@ -18,10 +18,12 @@ from events.models import Stream
 from herald.invitations import invitations_pending
 from herald.models import Invitation
 from herald.roles import ARBITERS, in_group
-from tournaments import pairing
+from tournaments import games, pairing
+from tournaments.errors import InvalidInput
 from tournaments.models import (
     Club,
     ClubMembership,
+    Format,
     LateEntryAward,
     Player,
     Registration,
@@ -429,6 +431,82 @@ def standings_before_for(tournament: Tournament, user: AnyUser) -> int | None:
 def tournament_standings_for(tournament: Tournament, user: AnyUser) -> list[StandingLine]:
     """The standings as ``user`` may see them (:func:`standings_before_for`)."""
     return tournament_standings(tournament, before=standings_before_for(tournament, user))
+
+
+# -- a "stages" night: groups, then the cut to a playoff bracket --------------------------------
+#: The formats of a bracket stage (what a cut leads to).
+BRACKET_STAGE_FORMATS = (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION, Format.KNOCKOUT)
+
+
+@dataclass(frozen=True)
+class StagesProgress:
+    """Where a stages tournament stands, for the console: its groups stage (rounds played
+    of those planned, groups dealt), whether the groups may still be dealt (before their
+    first round), whether the cut is due (the planned rounds played, every result in, no
+    draft), and the playoff once the cut is made."""
+
+    groups_stage: Stage
+    playoff: Stage | None
+    groups: list[str]  # the groups' names ([]: everyone in one group)
+    may_split: bool
+    played: int
+    planned: int | None
+    cut_ready: bool
+    top: int | None  # the cut the tournament planned (per group, when dealt into groups)
+    formats: list[tuple[str, str]]  # the brackets the game can play after the cut
+    table_size: int  # a knockout's tables
+    advance: int  # of each knockout table, how many go on unless the organiser says
+    checked_in: int
+
+
+def stages_progress(tournament: Tournament) -> StagesProgress | None:
+    """A stages tournament's progress (None for every other format)."""
+    if tournament.format != Format.STAGES:
+        return None
+    stages = list(tournament.stages.order_by("order"))
+    if not stages:
+        return None
+    first = stages[0]
+    playoff = next((s for s in stages[1:] if s.format in BRACKET_STAGE_FORMATS), None)
+    rounds = first.rounds.exclude(state=Round.State.SUPERSEDED)
+    played = rounds.filter(state__in=LIVE_STATES).values("number").distinct().count()
+    planned = tournament.rounds_planned
+    cut_ready = (
+        playoff is None
+        and played > 0
+        and (planned is None or played >= planned)
+        and not rounds.filter(state=Round.State.DRAFT).exists()
+        and not tables_missing_results(tournament)
+    )
+    counts = registration_counts(tournament)
+    return StagesProgress(
+        groups_stage=first,
+        playoff=playoff,
+        groups=sorted(set(first.groups.values())),
+        may_split=playoff is None and not rounds.exists(),
+        played=played,
+        planned=planned,
+        cut_ready=cut_ready,
+        top=first.cut_top,
+        formats=_cut_formats(tournament),
+        table_size=tournament.table_preferred,
+        advance=max(1, tournament.table_preferred // 2),
+        checked_in=counts.checked_in,
+    )
+
+
+def _cut_formats(tournament: Tournament) -> list[tuple[str, str]]:
+    """The brackets a cut may lead to: elimination at tables of 2 when the game seats 2, a
+    multiplayer knockout at the tournament's tables when they seat 3 or more."""
+    try:
+        two = games.game_facts(tournament.game_id).min_players <= 2
+    except InvalidInput:  # a game the engine no longer knows: its own table sizes say
+        two = min(tournament.table_allowed or [tournament.table_preferred]) <= 2
+    labels = dict(Format.choices)
+    chosen = [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION] if two else []
+    if tournament.table_preferred >= 3:
+        chosen.append(Format.KNOCKOUT)
+    return [(str(value), str(labels[value])) for value in chosen]
 
 
 # -- printouts ---------------------------------------------------------------------------------

@@ -446,6 +446,7 @@ class StageListView(TournamentView):
             top=data["top"],
             format=data["bracket_format"],
             advance=data.get("advance"),
+            by=request.user,
         )
         return Response(StageSerializer(stage).data, status=status.HTTP_201_CREATED)
 
@@ -460,5 +461,5 @@ class GroupsView(TournamentView):
         tournament = get_object_or_404(Tournament, pk=pk)
         require_organiser(request, tournament)
         count = self.body(StageGroupsSerializer, request)["groups"]
-        stage = services.stage_split_groups(tournament=tournament, groups=count)
+        stage = services.stage_split_groups(tournament=tournament, groups=count, by=request.user)
         return Response(StageSerializer(stage).data)

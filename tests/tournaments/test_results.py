@@ -178,6 +178,19 @@ def test_a_tournament_with_rounds_to_play_does_not_finish(organiser: Any, club: 
     assert tournament.status == Tournament.Status.RUNNING
 
 
+def test_more_rounds_planned_in_the_settings_are_played_before_the_finish(
+    organiser: Any, club: Any
+) -> None:
+    tournament = make_tournament(organiser=organiser, club=club, rounds_planned=1)
+    register_players(tournament, 4)
+    services.tournament_update(tournament=tournament, rounds_planned=2)
+    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    services.result_enter(table=round_.tables.get(), by=organiser, ranks=[1, 2, 3, 4])
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING  # round 2 of 2 is still to come
+    assert tournament.stages.get().rounds_planned == 2
+
+
 def test_a_bracket_with_a_champion_finishes(organiser: Any, club: Any) -> None:
     tournament = make_tournament(
         organiser=organiser,

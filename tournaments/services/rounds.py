@@ -15,7 +15,16 @@ from engine.core.errors import EngineError
 from events.services import stream_open
 from tournaments import live, pairing, selectors
 from tournaments.errors import BeyondPlanned, InvalidInput, ResultsMissing, WrongState
-from tournaments.models import Format, Registration, Round, Table, TableMode, TableSeat, Tournament
+from tournaments.models import (
+    Format,
+    Registration,
+    Round,
+    Stage,
+    Table,
+    TableMode,
+    TableSeat,
+    Tournament,
+)
 from tournaments.services._common import (
     BRACKET_FORMATS,
     PAIRED_FORMATS,
@@ -76,14 +85,17 @@ def round_pair_next(
         )
     number = next_round_number(tournament)
     planned = tournament.rounds_planned
-    if planned and number > planned and not beyond_planned:
+    # A bracket's rounds are its own (the last one has the final): the plan is the paired
+    # rounds', e.g. a stages night's groups.
+    stage = current_stage(tournament)
+    if planned and number > planned and not beyond_planned and stage.format not in BRACKET_FORMATS:
         raise BeyondPlanned(
             gettext(
                 "{name} planned {planned} rounds: round {number} would be one more. "
                 "Pair it anyway by saying so (beyond_planned)."
             ).format(name=tournament.name, planned=planned, number=number)
         )
-    round_ = _round_drawn(tournament, number, attempt=1, by=by, missing=missing)
+    round_ = _round_drawn(tournament, number, attempt=1, by=by, missing=missing, stage=stage)
     if tournament.status != Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
@@ -97,8 +109,9 @@ def _round_drawn(
     attempt: int,
     by: AbstractBaseUser | None,
     missing: Sequence[Table] | None = None,
+    stage: Stage | None = None,
 ) -> Round:
-    stage = current_stage(tournament)
+    stage = stage or current_stage(tournament)
     if stage.format in BRACKET_FORMATS:
         return round_from_bracket(tournament, stage, number, attempt=attempt, by=by)
     fmt = PAIRED_FORMATS.get(Format(stage.format))
@@ -174,8 +187,9 @@ def round_check(*, round_: Round) -> list[dict[str, Any]]:
         entrants = [e for e in entrants if e.id in expected]
     tables, byes = round_layout(round_)
     warnings = pairing.check_tables(tables, byes, entrants, inputs.history, inputs.rule)
-    if bracket:  # a bracket seats each match by its slots (the better seed first), not by seats
-        warnings = [w for w in warnings if w.code != "seat_balance"]
+    if bracket:  # a bracket seats each match by its slots (the better seed first) and at its
+        # own size (a playoff after groups of 4 plays at tables of 2), not by the table rule
+        warnings = [w for w in warnings if w.code not in ("seat_balance", "table_size")]
     warnings += round_results_missing(round_)
     rendered = rendered_warnings(warnings, selectors.registration_names(tournament))
     return rendered + fixed_table_warnings(round_)

@@ -27,7 +27,7 @@ from tournaments.models import (
     TableMode,
     Tournament,
 )
-from tournaments.services._common import bounded, full_clean
+from tournaments.services._common import BRACKET_FORMATS, bounded, full_clean
 from tournaments.services.permissions import check_may_create, check_organiser
 from tournaments.services.registrations import waitlist_promote
 from tournaments.services.results import tournament_winner
@@ -334,6 +334,10 @@ def tournament_update(
             setattr(tournament, field, value)
     full_clean(tournament)
     tournament.save()
+    if rounds_planned is not None:  # the first (paired) stage's copy follows, as created
+        tournament.stages.filter(order=1).exclude(format__in=BRACKET_FORMATS).update(
+            rounds_planned=rounds_planned
+        )
     live.announce(tournament.id, "status")
     return tournament
 
