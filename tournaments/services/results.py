@@ -430,18 +430,6 @@ def _game_reason(stream_id: Any) -> str:
     return f"game {stream_id}"
 
 
-def table_report_from_game(*, table_id: int) -> Result | None:
-    """A Herald table reports itself: its finished game's result becomes the table's (once;
-    None when the table has no finished game). What the Celery task runs."""
-    table = Table.objects.filter(pk=table_id).select_related("round").first()
-    if table is None or table.stream_id is None:
-        return None
-    stream = selectors.table_stream(table)
-    if stream is None or not getattr(stream, "result", None):
-        return None
-    return result_from_stream(table=table)
-
-
 # -- the tournament's end -----------------------------------------------------------------------
 
 
