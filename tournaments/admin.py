@@ -3,9 +3,12 @@
 Results are read-only here: a correction is a new version made through the service the
 console uses (``services.result_enter``, a reason asked), from a result's "correct this
 table's result" page, never an edit of a stored version. The tables' result streams
-(``ResultEvent``) are shown, never written. Rounds and tables are read-only too: a round is
-drawn, edited, confirmed and released by the pairing services only (the console or the API),
-so the admin can never release a round that was never paired.
+(``ResultEvent``) are shown, never written. Rounds and tables are read-only too, and never
+deleted: a round is drawn, edited, confirmed and released by the pairing services only (the
+console or the API), so the admin can never release a round that was never paired. What the
+services own on a tournament (its status and winner, its stages) and on a registration
+(check-in, late entry, drop, waitlist, fixed table) is shown read-only; the admin actions
+finish or reopen a tournament and check in, drop or re-add players through those services.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import secrets
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -27,6 +30,7 @@ import engine
 from herald.admin import ReadOnlyAdmin
 from tournaments import games, services
 from tournaments.errors import TournamentError
+from tournaments.forms import NumberListField
 from tournaments.models import (
     Club,
     ClubMembership,
@@ -79,17 +83,40 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 class StageInline(admin.TabularInline):
+    """A tournament's stages, read-only: created with it and by the cut (console or API)."""
+
     model = Stage
     extra = 0
+    fields = ["order", "name", "format", "rounds_planned", "cut_top", "advance"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+#: What the registration services own: changed by the console's buttons, the API or the
+#: admin's actions (which call those services), never typed in.
+REGISTRATION_SERVICE_FIELDS = [
+    "player", "checked_in", "late_entry_round", "dropped_after_round", "waitlisted",
+    "fixed_table",
+]  # fmt: skip
 
 
 class RegistrationInline(admin.TabularInline):
+    """A tournament's players: the seed may be changed here; check-in, late entry, drop and
+    fixed table only through the services (the console, or the registrations' actions)."""
+
     model = Registration
     extra = 0
-    fields = [
-        "player", "seed", "checked_in", "late_entry_round", "dropped_after_round", "fixed_table",
-    ]  # fmt: skip
-    autocomplete_fields = ["player"]
+    fields = ["player", "seed", "checked_in", "late_entry_round", "dropped_after_round",
+              "waitlisted", "fixed_table"]  # fmt: skip
+    readonly_fields = REGISTRATION_SERVICE_FIELDS
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # players are registered by registration_create (the console, the API)
 
 
 class RoundInline(admin.TabularInline):
@@ -109,13 +136,29 @@ def _game_choices() -> list[tuple[str, str]]:
 
 
 class TournamentForm(forms.ModelForm):
-    """The game is chosen by name from the registered games (its id is what is stored)."""
+    """The game is chosen by name from the registered games (its id is what is stored); the
+    table sizes and the points by place are typed as numbers ("3, 4, 5"; "4, 3, 2, 1") and
+    checked as ``services.tournament_create`` checks them. The status and the winner are not
+    here (read-only: they change by finishing or reopening, the admin's actions)."""
 
     game_id = forms.ChoiceField(label=_("Game"), choices=_game_choices)
+    table_allowed = NumberListField(
+        label=_("Table sizes allowed"),
+        whole=True,
+        example="3, 4, 5",
+        help_text=_("The sizes a draw may use, separated by commas, e.g. 3, 4, 5."),
+    )
+    points_by_rank = NumberListField(
+        label=_("Points by place"),
+        help_text=_(
+            "For 1st, 2nd, 3rd..., separated by commas, e.g. 4, 3, 2, 1; tied players share."
+        ),
+    )
 
     class Meta:
         model = Tournament
-        # The admin shows every field; naming them here would hide any field added later.
+        # The admin shows every field (but those the admin makes read-only); naming them here
+        # would hide any field added later.
         fields = "__all__"  # noqa: DJ007
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -125,6 +168,23 @@ class TournamentForm(forms.ModelForm):
         if stored and stored not in dict(field.choices):
             # A game the engine no longer registers stays selectable, so the form still saves.
             field.choices = [*field.choices, (stored, stored)]
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
+        if self.errors or not data.get("game_id"):
+            return data
+        try:
+            preferred, allowed, points = services.tournament_tables_and_points(
+                game_id=data["game_id"],
+                format=data.get("format") or "swiss",
+                table_preferred=data.get("table_preferred"),
+                table_allowed=data.get("table_allowed"),
+                points_by_rank=data.get("points_by_rank"),
+            )
+        except TournamentError as refusal:
+            raise forms.ValidationError(str(refusal)) from None
+        data.update(table_preferred=preferred, table_allowed=allowed, points_by_rank=points)
+        return data
 
 
 class GameFilter(admin.SimpleListFilter):
@@ -147,11 +207,47 @@ class GameFilter(admin.SimpleListFilter):
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
-    list_display = ["name", "game", "format", "status", "club", "created_at"]
+    list_display = ["name", "game", "format", "status", "winner", "club", "created_at"]
     list_filter = ["status", GameFilter, "format"]
     search_fields = ["name"]
     filter_horizontal = ["organisers"]
+    readonly_fields = ["status", "winner"]
     inlines = [StageInline, RegistrationInline, RoundInline]
+    actions = ["finish", "reopen"]
+
+    @admin.action(
+        description=_("Finish the selected tournaments (the winner is named)"),
+        permissions=["change"],
+    )
+    def finish(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset:
+            self._act(request, tournament, services.tournament_finish, _("{name} is finished."))
+
+    @admin.action(description=_("Reopen the selected finished tournaments"), permissions=["change"])
+    def reopen(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset:
+            self._act(
+                request,
+                tournament,
+                lambda tournament: services.tournament_reopen(
+                    tournament=tournament, by=request.user
+                ),
+                _("{name} is running again."),
+            )
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if not change:  # opens for registration, as services.tournament_create makes it
+            obj.status = Tournament.Status.REGISTRATION
+        super().save_model(request, obj, form, change)
+
+    def _act(self, request: HttpRequest, tournament: Tournament, service: Any, done: Any) -> None:
+        """One tournament through ``service``; its refusal, in words, as the admin's message."""
+        try:
+            service(tournament=tournament)
+        except TournamentError as refusal:
+            self.message_user(request, f"{tournament.name}: {refusal}", level=messages.ERROR)
+        else:
+            self.message_user(request, str(done).format(name=tournament.name))
 
     @admin.display(description=_("game"), ordering="game_id")
     def game(self, obj: Tournament) -> str:
@@ -199,13 +295,16 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 class PairedOnlyAdmin(admin.ModelAdmin):
-    """Shown, never added or changed here: the pairing services are the one way in (deleting
-    stays allowed, so that a tournament can still be deleted whole)."""
+    """Shown, never added, changed or deleted here: the pairing services are the one way in,
+    and a round played is history (so a tournament with rounds is not deleted here either)."""
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -244,11 +343,65 @@ class TableInline(admin.TabularInline):
 
 @admin.register(Registration)
 class RegistrationAdmin(admin.ModelAdmin):
+    """Registrations: the seed may be changed; check-in, drop and re-add are the actions,
+    through the registration services (what the console's buttons call)."""
+
     list_display = [
         "player", "tournament", "seed", "checked_in", "fixed_table", "dropped_after_round",
+        "waitlisted",
     ]  # fmt: skip
-    list_filter = ["tournament"]
+    list_filter = ["tournament", "checked_in", "waitlisted"]
     search_fields = ["player__display_name", "tournament__name"]
+    fields = ["tournament", "player", "seed", "checked_in", "checked_in_at", "late_entry_round",
+              "dropped_after_round", "waitlisted", "fixed_table", "created_at"]  # fmt: skip
+    readonly_fields = ["tournament", "checked_in_at", "created_at", *REGISTRATION_SERVICE_FIELDS]
+    actions = ["check_in", "undo_check_in", "drop", "readd"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # registration_create (the console, the API, the join link) registers
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a player leaves by a drop: their games still count for the others
+
+    @admin.action(description=_("Check the selected players in"), permissions=["change"])
+    def check_in(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
+        self._each(request, queryset, lambda reg: services.registration_check_in(
+            registration=reg, checked_in=True, by=request.user))  # fmt: skip
+
+    @admin.action(description=_("Undo the selected players' check-in"), permissions=["change"])
+    def undo_check_in(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
+        self._each(request, queryset, lambda reg: services.registration_check_in(
+            registration=reg, checked_in=False, by=request.user))  # fmt: skip
+
+    @admin.action(
+        description=_("Drop the selected players after the last confirmed round"),
+        permissions=["change"],
+    )
+    def drop(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
+        self._each(request, queryset, lambda reg: services.registration_drop(
+            registration=reg, by=request.user))  # fmt: skip
+
+    @admin.action(description=_("Re-add the selected dropped players"), permissions=["change"])
+    def readd(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
+        self._each(request, queryset, lambda reg: services.registration_readd(
+            registration=reg, by=request.user))  # fmt: skip
+
+    def _each(self, request: HttpRequest, queryset: QuerySet[Registration], service: Any) -> None:
+        """Each registration through ``service``; a refusal is the admin's message, in words."""
+        done = 0
+        for registration in queryset.select_related("player", "tournament__club"):
+            try:
+                service(registration)
+            except TournamentError as refusal:
+                self.message_user(
+                    request, f"{registration.player.display_name}: {refusal}", messages.ERROR
+                )
+            else:
+                done += 1
+        if done:
+            self.message_user(
+                request, gettext("Done for {count} of the selected players.").format(count=done)
+            )
 
 
 @admin.register(Round)

@@ -1,4 +1,5 @@
-"""Forms of the tournaments app's own pages (self sign-up, a club's seasons)."""
+"""Forms of the tournaments app's own pages (self sign-up, a club's seasons), and the admin's
+list-of-numbers field."""
 
 from __future__ import annotations
 
@@ -101,3 +102,47 @@ class SeasonForm(forms.Form):
             "points": "/".join(f"{p:g}" for p in season.points_by_place),
             "tie_rule": season.tie_rule,
         }
+
+
+class NumberListField(forms.CharField):
+    """A list of numbers typed as a person says them, "4, 3, 2, 1" (commas, spaces or
+    slashes: ``pairing.parse_numbers``), for a JSON list of numbers (the admin's table sizes
+    and points by place). ``whole``: whole numbers only, as ints."""
+
+    def __init__(self, *, whole: bool = False, example: str = "4, 3, 2, 1", **kwargs: Any):
+        kwargs.setdefault("max_length", 400)
+        super().__init__(**kwargs)
+        self.whole = whole
+        self.example = example
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(f"{float(v):g}" for v in value)
+        return value
+
+    def to_python(self, value: Any) -> list[int] | list[float] | None:
+        if isinstance(value, list | tuple):
+            value = self.prepare_value(value)
+        text = str(super().to_python(value) or "")
+        if not text:
+            return None
+        try:
+            numbers = pairing.parse_numbers(text)
+        except ValueError:
+            numbers = ()
+        if not numbers or (self.whole and not all(n.is_integer() for n in numbers)):
+            words = (
+                gettext("Write whole numbers separated by commas, e.g. {example}.")
+                if self.whole
+                else gettext("Write numbers separated by commas, e.g. {example}.")
+            )
+            raise forms.ValidationError(words.format(example=self.example), code="invalid")
+        if self.whole:
+            return [int(n) for n in numbers]
+        return [float(n) for n in numbers]
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        try:
+            return self.to_python(data) != self.to_python(initial)
+        except forms.ValidationError:
+            return True

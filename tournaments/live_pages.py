@@ -27,11 +27,8 @@ from tournaments.models import Round, Tournament
 def _public_round(request: HttpRequest, tournament: Tournament, number: int) -> Round:
     """Round ``number`` if this viewer may see its pairings: published for everyone, any
     state for those who run the tournament; 404 otherwise (a draft is never public)."""
-    round_ = selectors.round_live(tournament, number)
-    if round_ is not None and (
-        round_.state == Round.State.RELEASED
-        or selectors.user_is_organiser(request.user, tournament)
-    ):
+    round_ = selectors.round_live_for(tournament, number, request.user)
+    if round_ is not None:
         return round_
     raise Http404(
         gettext("{name} has no published round {number}.").format(
@@ -105,8 +102,12 @@ def screen_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
         context["timer"] = live_selectors.timer_view(round_)
         context["lines"] = selectors.pairings_by_name(selectors.pairings_by_table(round_))
     else:
+        # The wall is public whoever opened it: a round not yet published counts for nothing.
+        before = selectors.round_first_unpublished(tournament)
         context["standings"] = [
-            line for line in selectors.tournament_standings(tournament) if not line.dropped
+            line
+            for line in selectors.tournament_standings(tournament, before=before)
+            if not line.dropped
         ]
         context["played"] = live_selectors.round_published(tournament)
     return context

@@ -146,8 +146,8 @@ def my_seat(user: Any, tournament: Tournament) -> MySeat | None:
     if registration is None:
         return None
     round_ = round_published(tournament)
-    latest = selectors.round_latest(tournament)
-    upcoming = (latest.number + 1) if latest is not None else 1
+    # The round after the last published one: a draft or a confirmed round is not public.
+    upcoming = (round_.number + 1) if round_ is not None else 1
     if round_ is None:
         return MySeat(None, None, None, None, [], False, None, False, upcoming)
     table = (

@@ -76,7 +76,8 @@ def rounds_context(tournament: Tournament) -> dict[str, Any]:
     return {
         "tournament": tournament,
         "rounds": selectors.tournament_rounds(tournament),
-        "live_states": selectors.LIVE_STATES,
+        # Only a published round links its pairings: a confirmed one is not public yet.
+        "public_states": selectors.PUBLIC_STATES,
     }
 
 
@@ -204,9 +205,13 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
 
 def standings_context(tournament: Tournament, user: Any) -> dict[str, Any]:
     """What the standings draw for ``user`` (the page, and its live region's fragment): the
-    latest round is one they may see, a draft only for its organisers."""
+    latest round is one they may see, a round not yet published only for its organisers."""
     names = tournament.tiebreakers
-    lines = selectors.tournament_standings(tournament)
+    before = selectors.standings_before_for(tournament, user)
+    lines = selectors.tournament_standings(tournament, before=before)
+    counted = selectors.tournament_rounds(tournament).filter(state__in=selectors.LIVE_STATES)
+    if before is not None:
+        counted = counted.filter(number__lt=before)
     return {
         "tournament": tournament,
         "winner": _winner(tournament),
@@ -217,10 +222,7 @@ def standings_context(tournament: Tournament, user: Any) -> dict[str, Any]:
         "grouped": any(line.group for line in lines),
         "tiebreakers": [TIEBREAKER_LABELS.get(name, name) for name in names],
         "latest": selectors.round_latest_for(tournament, user),
-        "played": selectors.tournament_rounds(tournament)
-        .filter(state__in=selectors.LIVE_STATES)
-        .order_by("-number")
-        .first(),
+        "played": counted.order_by("-number").first(),
     }
 
 
@@ -246,7 +248,7 @@ def _csv(text: str, filename: str) -> HttpResponse:
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings as CSV."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    lines = selectors.tournament_standings(tournament)
+    lines = selectors.tournament_standings_for(tournament, request.user)
     text = exports.standings_csv(lines, tournament.tiebreakers)
     return _csv(text, f"tournament-{tournament.pk}-standings.csv")
 

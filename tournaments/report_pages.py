@@ -36,8 +36,13 @@ def _refusal(request: HttpRequest, heading: str, detail: str, status: int) -> Ht
 
 
 def _viewer_refusal(request: HttpRequest, table: Table) -> HttpResponse | None:
-    """None when the viewer may see the page (seated, or runs the tournament), else the 4xx."""
-    if table.round.state not in selectors.LIVE_STATES:
+    """None when the viewer may see the page (seated, or runs the tournament), else the 4xx.
+
+    A round not yet published is a 404 to its players too; its organisers may already enter
+    a confirmed round's results here."""
+    runs_it = selectors.user_is_organiser(request.user, table.round.tournament)
+    shown = selectors.PUBLIC_STATES if not runs_it else selectors.LIVE_STATES
+    if table.round.state not in shown:
         return _refusal(
             request,
             gettext("Not published yet"),
@@ -46,8 +51,7 @@ def _viewer_refusal(request: HttpRequest, table: Table) -> HttpResponse | None:
             ),
             404,
         )
-    seated = selectors.user_seat(request.user, table) is not None
-    if seated or selectors.user_is_organiser(request.user, table.round.tournament):
+    if runs_it or selectors.user_seat(request.user, table) is not None:
         return None
     return _refusal(
         request,

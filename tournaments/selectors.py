@@ -18,10 +18,12 @@ from events.models import Stream
 from herald.invitations import invitations_pending
 from herald.models import Invitation
 from herald.roles import ARBITERS, in_group
-from tournaments import pairing
+from tournaments import games, pairing
+from tournaments.errors import InvalidInput
 from tournaments.models import (
     Club,
     ClubMembership,
+    Format,
     LateEntryAward,
     Player,
     Registration,
@@ -36,7 +38,11 @@ from tournaments.models import (
 )
 from tournaments.words import ordinal
 
+#: Rounds whose tables count (history, standings, results): confirmed or published.
 LIVE_STATES = (Round.State.CONFIRMED, Round.State.RELEASED)
+#: Rounds anyone may see: published only. A confirmed round's tables are fixed but stay with
+#: the organisers until they publish it (docs/tournaments.md, "A round", step 7).
+PUBLIC_STATES = (Round.State.RELEASED,)
 AnyUser = Any  # an authenticated user or AnonymousUser (no Django stubs here)
 
 
@@ -113,21 +119,23 @@ def round_latest(tournament: Tournament) -> Round | None:
 
 
 def round_visible_to(round_: Round, user: AnyUser) -> bool:
-    """Whether ``user`` may see ``round_``'s tables: a draft (or a superseded one) only by
-    those who run the tournament; a confirmed or released round by anyone."""
-    return round_.state in LIVE_STATES or user_is_organiser(user, round_.tournament)
+    """Whether ``user`` may see ``round_``'s tables: a published round by anyone; a draft, a
+    superseded draft or a confirmed round not yet published only by those who run it."""
+    return round_.state in PUBLIC_STATES or user_is_organiser(user, round_.tournament)
 
 
 def rounds_visible_to(tournament: Tournament, user: AnyUser) -> QuerySet[Round]:
-    """Every round of ``tournament`` ``user`` may see (drafts only for its organisers)."""
+    """Every round of ``tournament`` ``user`` may see (only published ones but for its
+    organisers)."""
     rounds = tournament.rounds.all()
     if user_is_organiser(user, tournament):
         return rounds
-    return rounds.filter(state__in=LIVE_STATES)
+    return rounds.filter(state__in=PUBLIC_STATES)
 
 
 def round_live_for(tournament: Tournament, number: int, user: AnyUser) -> Round | None:
-    """Round ``number`` as ``user`` may see it: None for a draft unless they run it."""
+    """Round ``number`` as ``user`` may see it: None for a round not yet published (a draft,
+    a confirmed round) unless they run the tournament."""
     round_ = round_live(tournament, number)
     if round_ is None or not round_visible_to(round_, user):
         return None
@@ -138,7 +146,7 @@ def round_latest_for(tournament: Tournament, user: AnyUser) -> Round | None:
     """The latest round ``user`` may see."""
     rounds = tournament_rounds(tournament)
     if not user_is_organiser(user, tournament):
-        rounds = rounds.filter(state__in=LIVE_STATES)
+        rounds = rounds.filter(state__in=PUBLIC_STATES)
     return rounds.order_by("-number").first()
 
 
@@ -368,8 +376,11 @@ class StandingLine:
         return [self.tiebreaks.get(name, 0.0) for name in names]
 
 
-def tournament_standings(tournament: Tournament) -> list[StandingLine]:
-    """The standings with names, clubs and drops, best first."""
+def tournament_standings(
+    tournament: Tournament, *, before: int | None = None
+) -> list[StandingLine]:
+    """The standings with names, clubs and drops, best first (of the rounds before round
+    ``before`` when it is given)."""
     regs = {
         reg.id: reg
         for reg in tournament.registrations.select_related("player__club").order_by("id")
@@ -377,7 +388,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingLine]:
     grouped = tournament.stages.exclude(groups={}).order_by("order").first()
     groups = grouped.groups if grouped is not None else {}
     lines = []
-    for row in standings_rows(tournament):
+    for row in standings_rows(tournament, before=before):
         reg = regs[row.entrant]
         lines.append(
             StandingLine(
@@ -396,6 +407,106 @@ def tournament_standings(tournament: Tournament) -> list[StandingLine]:
             )
         )
     return lines
+
+
+def round_first_unpublished(tournament: Tournament) -> int | None:
+    """The number of the first round that is confirmed but not yet published (None: none)."""
+    first: int | None = (
+        tournament.rounds.filter(state=Round.State.CONFIRMED)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return first
+
+
+def standings_before_for(tournament: Tournament, user: AnyUser) -> int | None:
+    """The round the standings ``user`` sees stop before: a confirmed round's byes count only
+    once it is published, except for those who run the tournament (None: every round)."""
+    if user_is_organiser(user, tournament):
+        return None
+    return round_first_unpublished(tournament)
+
+
+def tournament_standings_for(tournament: Tournament, user: AnyUser) -> list[StandingLine]:
+    """The standings as ``user`` may see them (:func:`standings_before_for`)."""
+    return tournament_standings(tournament, before=standings_before_for(tournament, user))
+
+
+# -- a "stages" night: groups, then the cut to a playoff bracket --------------------------------
+#: The formats of a bracket stage (what a cut leads to).
+BRACKET_STAGE_FORMATS = (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION, Format.KNOCKOUT)
+
+
+@dataclass(frozen=True)
+class StagesProgress:
+    """Where a stages tournament stands, for the console: its groups stage (rounds played
+    of those planned, groups dealt), whether the groups may still be dealt (before their
+    first round), whether the cut is due (the planned rounds played, every result in, no
+    draft), and the playoff once the cut is made."""
+
+    groups_stage: Stage
+    playoff: Stage | None
+    groups: list[str]  # the groups' names ([]: everyone in one group)
+    may_split: bool
+    played: int
+    planned: int | None
+    cut_ready: bool
+    top: int | None  # the cut the tournament planned (per group, when dealt into groups)
+    formats: list[tuple[str, str]]  # the brackets the game can play after the cut
+    table_size: int  # a knockout's tables
+    advance: int  # of each knockout table, how many go on unless the organiser says
+    checked_in: int
+
+
+def stages_progress(tournament: Tournament) -> StagesProgress | None:
+    """A stages tournament's progress (None for every other format)."""
+    if tournament.format != Format.STAGES:
+        return None
+    stages = list(tournament.stages.order_by("order"))
+    if not stages:
+        return None
+    first = stages[0]
+    playoff = next((s for s in stages[1:] if s.format in BRACKET_STAGE_FORMATS), None)
+    rounds = first.rounds.exclude(state=Round.State.SUPERSEDED)
+    played = rounds.filter(state__in=LIVE_STATES).values("number").distinct().count()
+    planned = tournament.rounds_planned
+    cut_ready = (
+        playoff is None
+        and played > 0
+        and (planned is None or played >= planned)
+        and not rounds.filter(state=Round.State.DRAFT).exists()
+        and not tables_missing_results(tournament)
+    )
+    counts = registration_counts(tournament)
+    return StagesProgress(
+        groups_stage=first,
+        playoff=playoff,
+        groups=sorted(set(first.groups.values())),
+        may_split=playoff is None and not rounds.exists(),
+        played=played,
+        planned=planned,
+        cut_ready=cut_ready,
+        top=first.cut_top,
+        formats=_cut_formats(tournament),
+        table_size=tournament.table_preferred,
+        advance=max(1, tournament.table_preferred // 2),
+        checked_in=counts.checked_in,
+    )
+
+
+def _cut_formats(tournament: Tournament) -> list[tuple[str, str]]:
+    """The brackets a cut may lead to: elimination at tables of 2 when the game seats 2, a
+    multiplayer knockout at the tournament's tables when they seat 3 or more."""
+    try:
+        two = games.game_facts(tournament.game_id).min_players <= 2
+    except InvalidInput:  # a game the engine no longer knows: its own table sizes say
+        two = min(tournament.table_allowed or [tournament.table_preferred]) <= 2
+    labels = dict(Format.choices)
+    chosen = [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION] if two else []
+    if tournament.table_preferred >= 3:
+        chosen.append(Format.KNOCKOUT)
+    return [(str(value), str(labels[value])) for value in chosen]
 
 
 # -- printouts ---------------------------------------------------------------------------------

@@ -25,6 +25,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("rounds/pair/", rounds.pair, name="console-rounds-pair"),
     path("rounds/table-mode/", rounds.table_mode, name="console-rounds-table-mode"),
     path("rounds/fixed-table/", rounds.fixed_table, name="console-rounds-fixed-table"),
+    # a stages night: the groups before round 1, the cut to the playoff after them
+    path("rounds/groups/", rounds.groups, name="console-rounds-groups"),
+    path("rounds/cut/", rounds.cut, name="console-rounds-cut"),
     path("rounds/<int:number>/", rounds.round_page, name="console-rounds-round"),
     path("rounds/<int:number>/swap/", rounds.swap, name="console-rounds-swap"),
     path("rounds/<int:number>/move/", rounds.move, name="console-rounds-move"),

@@ -188,7 +188,7 @@ class RegistrationDropView(TournamentView):
 class RoundListView(TournamentView):
     @extend_schema(
         responses=RoundSummarySerializer(many=True),
-        summary="Rounds (drafts and superseded drafts for the tournament's organisers only)",
+        summary="Rounds (published ones; drafts and confirmed rounds for the organisers only)",
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
@@ -218,7 +218,8 @@ def _round(pk: int) -> Round:
 
 
 def _visible(request: Request, round_: Round) -> None:
-    """A draft is a 404 to whoever does not run the tournament: draft pairings stay hidden."""
+    """A round not yet published (a draft, a confirmed round) is a 404 to whoever does not run
+    the tournament: its pairings stay hidden until it is released."""
     if not selectors.round_visible_to(round_, request.user):
         raise Http404(gettext("No such round."))
 
@@ -226,7 +227,7 @@ def _visible(request: Request, round_: Round) -> None:
 class RoundDetailView(TournamentView):
     @extend_schema(
         responses={200: RoundSerializer, 404: ERRORS[404]},
-        summary="A round with its tables (a draft for the tournament's organisers only)",
+        summary="A round with its tables (not yet published: for the organisers only)",
     )
     def get(self, request: Request, pk: int) -> Response:
         round_ = _round(pk)
@@ -371,7 +372,9 @@ class TableResultEventsView(TournamentView):
         "correction and decision, in order",
     )
     def get(self, request: Request, pk: int) -> Response:
-        events = _table(pk).result_events.select_related("by").order_by("seq")
+        table = _table(pk)
+        _visible(request, table.round)
+        events = table.result_events.select_related("by").order_by("seq")
         return Response(ResultEventSerializer(events, many=True).data)
 
 
@@ -410,7 +413,7 @@ class StandingsView(TournamentView):
     @extend_schema(responses=StandingSerializer(many=True), summary="Standings, best first")
     def get(self, request: Request, pk: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
-        lines = selectors.tournament_standings(tournament)
+        lines = selectors.tournament_standings_for(tournament, request.user)
         return Response(StandingSerializer(lines, many=True).data)
 
 
@@ -443,6 +446,7 @@ class StageListView(TournamentView):
             top=data["top"],
             format=data["bracket_format"],
             advance=data.get("advance"),
+            by=request.user,
         )
         return Response(StageSerializer(stage).data, status=status.HTTP_201_CREATED)
 
@@ -457,5 +461,5 @@ class GroupsView(TournamentView):
         tournament = get_object_or_404(Tournament, pk=pk)
         require_organiser(request, tournament)
         count = self.body(StageGroupsSerializer, request)["groups"]
-        stage = services.stage_split_groups(tournament=tournament, groups=count)
+        stage = services.stage_split_groups(tournament=tournament, groups=count, by=request.user)
         return Response(StageSerializer(stage).data)

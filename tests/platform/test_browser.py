@@ -21,7 +21,7 @@ import engine
 from events.services import stream_open
 from herald import demo
 from ratings import selectors as ratings
-from tests.tournaments.factories import UserFactory, make_tournament, register_players
+from tests.tournaments.factories import UserFactory, make_tournament, publish, register_players
 from tests.users import make_user, token_for
 from tournaments import services
 from tournaments.models import Club
@@ -134,7 +134,7 @@ def demo_like(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         table_allowed=None,
     )
     register_players(cup, 8)
-    first = services.round_confirm(round_=services.round_pair_next(tournament=cup))
+    first = publish(services.round_pair_next(tournament=cup))
     for table in first.tables.all():
         services.result_enter(table=table, by=None, ranks=[1, 2])
     services.round_confirm(round_=services.round_pair_next(tournament=cup))

@@ -8,7 +8,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from tournaments import services
-from tournaments.models import Club, ClubMembership, Player, Registration, Tournament
+from tournaments.models import Club, ClubMembership, Player, Registration, Round, Tournament
 
 GAME = "13-couronnes"  # 2 to 5 players: tables of 4 with some 3s or 5s
 
@@ -93,3 +93,8 @@ def register_players(
         )
         for i in range(count)
     ]
+
+
+def publish(round_: Round) -> Round:
+    """Confirm ``round_`` (a draft) and publish it: only then do the players see it."""
+    return services.round_release(round_=services.round_confirm(round_=round_))

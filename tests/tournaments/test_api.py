@@ -16,6 +16,7 @@ from tests.tournaments.factories import (
     UserFactory,
     make_player,
     make_tournament,
+    publish,
     register_players,
 )
 from tournaments import services
@@ -111,7 +112,7 @@ def test_a_player_reports_only_their_own_table(tournament: Tournament) -> None:
 
 def test_confirmations_through_the_api(tournament: Tournament) -> None:
     register_players(tournament, 4)
-    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    round_ = publish(services.round_pair_next(tournament=tournament))
     table = round_.tables.get()
     users = [s.registration.player.user for s in table.seats.all()]
     result = (
@@ -225,7 +226,7 @@ def test_csv_import_through_the_api_is_all_or_nothing(
 
 def test_standings_endpoint_lists_everyone(tournament: Tournament) -> None:
     regs = register_players(tournament, 4)
-    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    round_ = publish(services.round_pair_next(tournament=tournament))
     table = round_.tables.get()
     first = table.seats.get(seat=0).registration
     services.result_enter(table=table, by=None, ranks=[1, 2, 3, 4])
@@ -285,7 +286,7 @@ def _queries_per_page(players: int) -> list[int]:
     with CaptureQueriesContext(connection) as pairing_queries:
         second = services.round_pair_next(tournament=tournament)
     counts = [len(pairing_queries.captured_queries)]
-    services.round_confirm(round_=second)  # a draft is no one's to read but its organisers'
+    publish(second)  # a round not yet published is no one's to read but its organisers'
     for url in (
         f"/api/v1/rounds/{second.pk}",
         f"/api/v1/tournaments/{tournament.pk}/standings",
@@ -310,7 +311,7 @@ def test_a_conflict_is_settled_by_the_organiser_even_when_seated(organiser: Any)
     me = Player.objects.create(user=organiser, display_name="The Organiser")
     services.registration_create(tournament=tournament, player=me, checked_in=True)
     register_players(tournament, 3)
-    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    round_ = publish(services.round_pair_next(tournament=tournament))
     table = round_.tables.get()
     others = [s.registration.player.user for s in table.seats.all() if s.registration.player != me]
     url = f"/api/v1/tables/{table.pk}/results"

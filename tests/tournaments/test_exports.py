@@ -8,7 +8,7 @@ import io
 import pytest
 from django.test import Client
 
-from tests.tournaments.factories import ClubFactory, make_player
+from tests.tournaments.factories import ClubFactory, make_player, publish
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -30,7 +30,7 @@ def round_one(tournament: Tournament) -> int:
         services.registration_create(
             tournament=tournament, player=make_player(display_name=name, club=club), checked_in=True
         )
-    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    round_ = publish(services.round_pair_next(tournament=tournament))
     for table in round_.tables.filter(is_bye=False):
         services.result_enter(table=table, by=None, ranks=list(range(1, table.seats.count() + 1)))
     return round_.number

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from tests.api import client_for
-from tests.tournaments.factories import make_player, make_tournament, register_players
+from tests.tournaments.factories import make_player, make_tournament, publish, register_players
 from tournaments import selectors, services
 from tournaments.errors import InvalidInput
 from tournaments.models import Registration, Round, Tournament
@@ -41,7 +41,7 @@ def play_round(round_: Round) -> None:
 
 def round_one_then_two_latecomers(tournament: Tournament) -> list[Registration]:
     register_players(tournament, 8)
-    play_round(services.round_confirm(round_=services.round_pair_next(tournament=tournament)))
+    play_round(publish(services.round_pair_next(tournament=tournament)))
     late = [
         services.registration_create(tournament=tournament, player=make_player()) for _ in range(2)
     ]
@@ -79,7 +79,7 @@ def test_every_round_missed_counts_and_the_standings_page_says_so(organiser: Any
     tournament = two_player_tournament(organiser, "half_bye")
     register_players(tournament, 4)
     for _ in range(2):
-        play_round(services.round_confirm(round_=services.round_pair_next(tournament=tournament)))
+        play_round(publish(services.round_pair_next(tournament=tournament)))
     late = services.registration_create(tournament=tournament, player=make_player())
     assert late.late_entry_round == 3
     line = next(
@@ -103,7 +103,7 @@ def test_changing_the_award_recomputes_the_standings(organiser: Any) -> None:
 def test_a_round_the_entrant_played_after_all_is_not_a_missed_round(organiser: Any) -> None:
     tournament = two_player_tournament(organiser, "bye")
     regs = register_players(tournament, 4)
-    play_round(services.round_confirm(round_=services.round_pair_next(tournament=tournament)))
+    play_round(publish(services.round_pair_next(tournament=tournament)))
     # The admin may set a late entry round by hand, even for someone who played round 1.
     Registration.objects.filter(pk=regs[0].pk).update(late_entry_round=2)
     rows = {row.entrant: row for row in selectors.standings_rows(tournament)}

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.test import Client
 
-from tests.tournaments.factories import make_tournament, register_players
+from tests.tournaments.factories import make_tournament, publish, register_players
 from tournaments import services
 from tournaments.models import Round, Tournament
 
@@ -30,11 +30,11 @@ Quentin Ibert,quentin,,,9
 
 @pytest.fixture
 def played(tournament: Tournament) -> Round:
-    """Nine imported players, round 1 confirmed and every table's result entered."""
+    """Nine imported players, round 1 published and every table's result entered."""
     regs = services.players_import_csv(tournament=tournament, text=PLAYERS)
     for reg in regs:
         services.registration_check_in(registration=reg)
-    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    round_ = publish(services.round_pair_next(tournament=tournament))
     for table in round_.tables.filter(is_bye=False):
         ranks = list(range(1, table.seats.count() + 1))
         services.result_enter(table=table, by=None, ranks=ranks, scores=[10 - r for r in ranks])
@@ -122,7 +122,7 @@ def test_the_bracket_page_names_the_players(organiser: object) -> None:
         organiser=organiser, format="single_elimination", table_preferred=None, table_allowed=None
     )
     regs = register_players(tournament, 5)
-    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    round_ = publish(services.round_pair_next(tournament=tournament))
     for table in round_.tables.all():
         services.result_enter(table=table, by=None, ranks=[1, 2])
     html = get_page(f"/tournaments/{tournament.pk}/bracket/")
@@ -143,7 +143,7 @@ def test_every_page_names_the_game_and_never_prints_its_id(organiser: object) ->
         points_by_rank=(5, 3, 2, 1, 0, 0),
     )
     register_players(tournament, 5)
-    services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    publish(services.round_pair_next(tournament=tournament))
     base = f"/tournaments/{tournament.pk}"
     for url in (
         f"{base}/",

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.tournaments.factories import UserFactory, make_tournament, register_players
+from tests.tournaments.factories import UserFactory, make_tournament, publish, register_players
 from tournaments import services
 from tournaments.models import Result, Table, Tournament
 
@@ -24,9 +24,10 @@ def table(organiser: Any, club: Any) -> Table:
         table_allowed=(3,),
         points_by_rank=(3, 1, 0),
         rounds_planned=1,
+        table_mode="paper",
     )
     register_players(tournament, 3)
-    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    round_ = publish(services.round_pair_next(tournament=tournament))
     return round_.tables.get()
 
 

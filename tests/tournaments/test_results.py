@@ -158,6 +158,17 @@ def test_the_last_result_finishes_the_tournament_and_reopen_runs_it_again(
     assert services.tournament_winner(tournament) == b.player.display_name
 
 
+def test_players_tied_first_are_all_named_the_winners(table: Table, organiser: Any) -> None:
+    """Tied winners are joined by " & " (what the whole-night browser test splits on)."""
+    a, b, _ = seat_users(table)
+    services.result_enter(table=table, by=organiser, ranks=[1, 1, 3])
+    tournament = Tournament.objects.get(pk=table.round.tournament_id)
+    assert tournament.status == Tournament.Status.FINISHED
+    names = {a.player.display_name, b.player.display_name}
+    assert set(tournament.winner.split(" & ")) == names
+    assert len(tournament.winner.split(" & ")) == 2
+
+
 def test_a_tournament_with_rounds_to_play_does_not_finish(organiser: Any, club: Any) -> None:
     tournament = make_tournament(organiser=organiser, club=club, rounds_planned=2)
     register_players(tournament, 4)
@@ -165,6 +176,19 @@ def test_a_tournament_with_rounds_to_play_does_not_finish(organiser: Any, club: 
     services.result_enter(table=round_.tables.get(), by=organiser, ranks=[1, 2, 3, 4])
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
+
+
+def test_more_rounds_planned_in_the_settings_are_played_before_the_finish(
+    organiser: Any, club: Any
+) -> None:
+    tournament = make_tournament(organiser=organiser, club=club, rounds_planned=1)
+    register_players(tournament, 4)
+    services.tournament_update(tournament=tournament, rounds_planned=2)
+    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    services.result_enter(table=round_.tables.get(), by=organiser, ranks=[1, 2, 3, 4])
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING  # round 2 of 2 is still to come
+    assert tournament.stages.get().rounds_planned == 2
 
 
 def test_a_bracket_with_a_champion_finishes(organiser: Any, club: Any) -> None:

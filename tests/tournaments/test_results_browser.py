@@ -12,7 +12,13 @@ from typing import Any
 import pytest
 
 from tests.play.table_driver import context_for, fits, shot
-from tests.tournaments.factories import ClubFactory, UserFactory, make_tournament, register_players
+from tests.tournaments.factories import (
+    ClubFactory,
+    UserFactory,
+    make_tournament,
+    publish,
+    register_players,
+)
 from tournaments import services
 from tournaments.models import Result, Table, Tournament
 
@@ -30,9 +36,10 @@ def paper_table() -> tuple[Table, Any]:
         table_allowed=(3,),
         points_by_rank=(3, 1, 0),
         rounds_planned=1,
+        table_mode="paper",
     )
     register_players(tournament, 3)
-    round_ = services.round_confirm(round_=services.round_pair_next(tournament=tournament))
+    round_ = publish(services.round_pair_next(tournament=tournament))
     return round_.tables.get(), organiser
 
 

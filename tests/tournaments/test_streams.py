@@ -11,11 +11,11 @@ from engine.bots import RandomBot
 from events.models import Stream
 from events.services import stream_append_move
 from events.states import current_state
+from ratings.services import standings_follow
 from tests.tournaments.factories import GAME, make_tournament, register_players
 from tournaments import services
 from tournaments.errors import WrongState
 from tournaments.models import Result, Table
-from tournaments.tasks import table_report_from_game
 
 pytestmark = pytest.mark.django_db
 
@@ -66,13 +66,19 @@ def test_the_stream_seats_the_table_in_order(released_table: Table) -> None:
 
 
 def test_a_herald_table_reports_itself_once(released_table: Table, organiser: Any) -> None:
-    assert table_report_from_game.run(released_table.pk) is None  # the game goes on
-    outcome = play_to_the_end(released_table.stream_id)
-    first = table_report_from_game.run(released_table.pk)
-    assert table_report_from_game.run(released_table.pk) == first  # redelivered: nothing new
+    """The way a Herald table's result comes in: once the game is verified, the ratings'
+    worker makes the table follow it (``ratings.services.standings_follow``, which also
+    applies an arbiter's rulings); asked again, it stores nothing new."""
+    stream_id = released_table.stream_id
+    assert standings_follow(stream_id=stream_id) == "no tournament table follows this game"
+    outcome = play_to_the_end(stream_id)
+    assert standings_follow(stream_id=stream_id) == "the table's result is the game's"
+    first = released_table.results.get(status=Result.Status.CONFIRMED)
+    standings_follow(stream_id=stream_id)  # redelivered: nothing new
+    assert released_table.results.get(status=Result.Status.CONFIRMED).pk == first.pk
     kinds = list(released_table.result_events.values_list("kind", flat=True))
     assert kinds == ["game"]
-    assert Result.objects.get(pk=first).ranks == outcome["ranks"]
+    assert first.ranks == outcome["ranks"]
     # the organiser corrects it; the game's result, asked again, does not undo that
     fixed = services.result_enter(
         table=released_table,
@@ -80,6 +86,7 @@ def test_a_herald_table_reports_itself_once(released_table: Table, organiser: An
         ranks=list(reversed(outcome["ranks"])),
         reason="A misclick the players agree on",
     )
-    assert table_report_from_game.run(released_table.pk) == fixed.pk
+    standings_follow(stream_id=stream_id)
+    assert released_table.results.get(status=Result.Status.CONFIRMED).pk == fixed.pk
     kinds = list(released_table.result_events.values_list("kind", flat=True))
     assert kinds == ["game", "corrected"]

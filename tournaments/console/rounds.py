@@ -1,5 +1,6 @@
 """The console's rounds: pair the next round, the draft with its warnings, the organiser's
-swaps and moves, Herald or paper tables, fixed tables, confirm and publish.
+swaps and moves, Herald or paper tables, fixed tables, confirm and publish; for a "stages"
+night, the groups dealt before round 1 and the cut to the playoff bracket after them.
 
 Under ``/tournaments/<id>/console/rounds/``. Every view starts with
 ``organiser_tournament_or_refusal``, POSTs go through one service each with ``by=`` the
@@ -23,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments import selectors, services
 from tournaments.console.hub import organiser_tournament_or_refusal
 from tournaments.errors import BeyondPlanned, ResultsMissing, TournamentError
-from tournaments.models import Round, Table, TableMode, Tournament
+from tournaments.models import Format, Round, Table, TableMode, Tournament
 
 
 # -- forms: Django checks the shape of the input, the services stay the authority ------------
@@ -58,6 +59,24 @@ class FixedTableForm(forms.Form):
     registration = forms.IntegerField(label=_("Player"))
     table = forms.IntegerField(
         label=_("Table"), required=False, min_value=1, max_value=services.FIXED_TABLE_LIMIT
+    )
+
+
+class GroupsForm(forms.Form):
+    groups = forms.IntegerField(label=_("Groups"), min_value=1, max_value=26)
+
+
+class CutForm(forms.Form):
+    """The cut of a stages night: how many go on (of each group, when dealt into groups),
+    and the bracket they play; the service checks the rest."""
+
+    top = forms.IntegerField(label=_("Players who go on"), min_value=2, max_value=256)
+    bracket_format = forms.ChoiceField(
+        label=_("The playoff is played as"),
+        choices=[(v, label) for v, label in Format.choices if v in selectors.BRACKET_STAGE_FORMATS],
+    )
+    advance = forms.IntegerField(
+        label=_("Players who go on from each table"), required=False, min_value=1, max_value=20
     )
 
 
@@ -368,6 +387,38 @@ def fixed_table(request: HttpRequest, pk: int) -> HttpResponse:
             raise FormRefused(gettext("That player is not registered in this tournament."))
         services.registration_fix_table(
             registration=registration, table=data["table"], by=request.user
+        )
+
+    return _hub_action(request, pk, act)
+
+
+# -- a stages night: the groups, then the cut to the playoff -----------------------------------
+@login_required
+@require_POST
+def groups(request: HttpRequest, pk: int) -> HttpResponse:
+    """Deal the checked-in players into groups (before the groups' first round)."""
+
+    def act(tournament: Tournament) -> None:
+        data = _valid(GroupsForm(request.POST))
+        services.stage_split_groups(tournament=tournament, groups=data["groups"], by=request.user)
+
+    return _hub_action(request, pk, act)
+
+
+@login_required
+@require_POST
+def cut(request: HttpRequest, pk: int) -> HttpResponse:
+    """Send the best of the groups on to the playoff bracket; its first round is paired next."""
+
+    def act(tournament: Tournament) -> None:
+        data = _valid(CutForm(request.POST))
+        advance = data["advance"] if data["bracket_format"] == Format.KNOCKOUT else None
+        services.stage_cut(
+            tournament=tournament,
+            top=data["top"],
+            format=data["bracket_format"],
+            advance=advance,
+            by=request.user,
         )
 
     return _hub_action(request, pk, act)

@@ -8,7 +8,9 @@ Entry points:
 * :func:`pair_round` — the factory: ``fmt`` is ``"swiss"`` or ``"round_robin"``; options are
   declared with defaults in :data:`FORMAT_OPTIONS` and unknown keys are refused.
 * :func:`table_sizes` — how ``n`` players split into tables under a :class:`TableRule`.
-* :func:`check_tables` — the rules a hand-edited draft breaks, as :class:`DrawWarning` values.
+* :func:`check_tables` — the rules a hand-edited draft breaks, as :class:`DrawWarning` values
+  (seat positions unbalanced among them: :func:`check_seat_balance`);
+  :func:`check_results_missing` — earlier tables a draw made anyway counts for nothing.
 * :func:`single_elimination`, :func:`double_elimination`, :func:`knockout`,
   :func:`bracket_advance`, :func:`bracket_champion` — brackets a page can draw (``Bracket.to_json()``).
 * :func:`split_groups`, :func:`cut` — groups then a cut to a bracket.
@@ -29,12 +31,13 @@ from tournaments.pairing.brackets import (
     seeding_order,
     single_elimination,
 )
-from tournaments.pairing.checks import check_tables
+from tournaments.pairing.checks import check_results_missing, check_seat_balance, check_tables
 from tournaments.pairing.draw import measure_tables
 from tournaments.pairing.factory import FORMAT_OPTIONS, FORMATS, pair_round
 from tournaments.pairing.seasons import (
     SeasonRow,
     SeasonTournament,
+    parse_numbers,
     parse_points,
     placement_points,
     season_ranking,
@@ -79,12 +82,15 @@ __all__ = [
     "TableRule",
     "bracket_advance",
     "bracket_champion",
+    "check_results_missing",
+    "check_seat_balance",
     "check_tables",
     "cut",
     "double_elimination",
     "knockout",
     "measure_tables",
     "pair_round",
+    "parse_numbers",
     "parse_points",
     "placement_points",
     "season_ranking",

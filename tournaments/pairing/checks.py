@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from tournaments.pairing.history import meetings
+from tournaments.pairing.history import meetings, seat_counts
 from tournaments.pairing.sizes import byes_needed
 from tournaments.pairing.types import DrawWarning, Entrant, History, TableRule, gettext_noop
 
@@ -22,19 +22,104 @@ def check_tables(
 
     Codes: ``unknown`` (not an active entrant), ``seated_twice``, ``missing``, ``table_size``
     (out of the allowed range), ``repeat`` (the two already shared a table), ``second_bye``
-    (another bye while someone seated has had fewer), ``extra_bye`` (more byes than needed).
+    (another bye while someone seated has had fewer), ``extra_bye`` (more byes than needed),
+    ``seat_balance`` (an entrant seated again in a seat they used more than another seat of
+    their table: see :func:`check_seat_balance`).
 
     >>> rule = TableRule(preferred=2, allowed=(2,))
     >>> people = [Entrant(1), Entrant(2), Entrant(3)]
-    >>> [str(w) for w in check_tables([(1, 2)], [], people, History(((1, 2),), (1,)), rule)]
-    ['entrant 3 is missing from the draw', 'entrant 1 and entrant 2 already shared a table in round 1']
+    >>> [str(w) for w in check_tables([(2, 1)], [], people, History(((1, 2),), (1,)), rule)]
+    ['entrant 3 is missing from the draw', 'entrant 2 and entrant 1 already shared a table in round 1']
     """
     return [
         *_roll_call(tables, byes, entrants),
         *_table_sizes(tables, rule),
         *_repeats(tables, history),
         *_byes(tables, byes, entrants, rule),
+        *check_seat_balance(tables, entrants, history),
     ]
+
+
+def check_seat_balance(
+    tables: Sequence[Sequence[int]], entrants: Sequence[Entrant], history: History
+) -> list[DrawWarning]:
+    """Entrants whose seat this round unbalances their seat positions: they sit in a seat
+    they already used more often than another seat of their table, so that seat's count
+    runs two or more ahead of it. Seats are counted as :func:`history.seat_counts` does
+    (``Entrant.seat_counts``, else the history); a seat is named from 1, as printed.
+
+    >>> people = [Entrant(1, seat_counts=(1, 0)), Entrant(2, seat_counts=(0, 1))]
+    >>> [str(w) for w in check_seat_balance([(1, 2)], people, History())]
+    ['entrant 1 sits in seat 1 again: 2 times now, never in seat 2', \
+'entrant 2 sits in seat 2 again: 2 times now, never in seat 1']
+    >>> check_seat_balance([(2, 1)], people, History())
+    []
+    """
+    counts = seat_counts(entrants, history)
+    found: list[DrawWarning] = []
+    for number, table in enumerate(tables, start=1):
+        size = len(table)
+        for seat, entrant in enumerate(table):
+            if size < 2 or entrant not in counts:
+                continue
+            used = counts[entrant][:size] + [0] * max(size - len(counts[entrant]), 0)
+            fewest = min(used)
+            if used[seat] <= fewest:
+                continue
+            found.append(
+                DrawWarning(
+                    "seat_balance", (entrant,), _seat_balance_words(fewest), table=number,
+                    params={
+                        "seat": seat + 1, "times": used[seat] + 1,
+                        "other": used.index(fewest) + 1, "fewest": fewest,
+                    },
+                )
+            )  # fmt: skip
+    return found
+
+
+def _seat_balance_words(fewest: int) -> str:
+    if fewest == 0:
+        return gettext_noop(
+            "{0} sits in seat {seat} again: {times} times now, never in seat {other}"
+        )
+    if fewest == 1:
+        return gettext_noop(
+            "{0} sits in seat {seat} again: {times} times now, only once in seat {other}"
+        )
+    return gettext_noop(
+        "{0} sits in seat {seat} again: {times} times now, {fewest} times in seat {other}"
+    )
+
+
+def check_results_missing(missing: Sequence[tuple[int, int]]) -> list[DrawWarning]:
+    """One warning per earlier round whose tables ``missing`` (round number, table number)
+    have no result: a draw made anyway (the organiser said so) counts those games for nothing.
+
+    >>> [str(w) for w in check_results_missing([(2, 5), (1, 4), (2, 3)])]
+    ['Round 1, table 4 has no result: this draw counts its game for nothing', \
+'Round 2, tables 3, 5 have no result: this draw counts their games for nothing']
+    """
+    by_round: dict[int, list[int]] = {}
+    for number, table in sorted(set(missing)):
+        by_round.setdefault(number, []).append(table)
+    return [
+        DrawWarning(
+            "results_missing",
+            (),
+            _MISSING_ONE if len(tables) == 1 else _MISSING_SOME,
+            params={"round": number, "tables": ", ".join(map(str, tables))},
+        )
+        for number, tables in by_round.items()
+    ]
+
+
+_MISSING_ONE = gettext_noop(
+    "Round {round}, table {tables} has no result: this draw counts its game for nothing"
+)
+_MISSING_SOME = gettext_noop(
+    "Round {round}, tables {tables} have no result: this draw counts their games for nothing"
+)
 
 
 def _roll_call(

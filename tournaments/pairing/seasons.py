@@ -16,6 +16,7 @@ then more tournaments played; players still level share the rank and are listed 
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -119,15 +120,28 @@ def season_ranking(
     return rows
 
 
+def parse_numbers(text: str) -> tuple[float, ...]:
+    """Numbers as an organiser types a list of them: "10/7/5/3/1", "4, 3, 2" or "3 4 5";
+    ``ValueError`` for a word that is not a number (the caller says what was expected).
+
+    >>> parse_numbers("4, 3; 2/1.5 0")
+    (4.0, 3.0, 2.0, 1.5, 0.0)
+    """
+    words = text.replace("/", " ").replace(",", " ").replace(";", " ").split()
+    numbers = tuple(float(w) for w in words)
+    if not all(math.isfinite(n) for n in numbers):
+        raise ValueError(text)
+    return numbers
+
+
 def parse_points(text: str) -> tuple[float, ...]:
     """Points by place as an organiser types them: "10/7/5/3/1", "10, 7, 5" or "10 7 5".
 
     >>> parse_points("10/7/5/3/1")
     (10.0, 7.0, 5.0, 3.0, 1.0)
     """
-    words = text.replace("/", " ").replace(",", " ").replace(";", " ").split()
     try:
-        points = tuple(float(w) for w in words)
+        points = parse_numbers(text)
     except ValueError:
         raise PairingError(
             gettext_noop(

@@ -85,10 +85,11 @@ class TableRule:
 class DrawWarning:
     """One rule a draw breaks, structured so the Django side can name the players.
 
-    ``code`` is one of ``repeat``, ``second_bye``, ``table_size``, ``seated_twice``, ``missing``,
-    ``unknown``, ``uneven_bye``. ``template`` is a sentence with ``{0}``, ``{1}``... standing for
-    ``entrants`` in order; :meth:`render` fills in names, ``str()`` fills in "entrant <id>".
-    ``table`` is the 1-based table number the warning is about, when there is one.
+    ``code`` is one of ``repeat``, ``second_bye``, ``extra_bye``, ``table_size``,
+    ``seated_twice``, ``missing``, ``unknown``, ``seat_balance``, ``results_missing``.
+    ``template`` is a sentence with ``{0}``, ``{1}``... standing for ``entrants`` in order;
+    :meth:`render` fills in names, ``str()`` fills in "entrant <id>". ``table`` is the
+    1-based table number the warning is about, when there is one.
     """
 
     code: str

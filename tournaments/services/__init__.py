@@ -58,7 +58,6 @@ from tournaments.services.results import (
     result_from_stream,
     result_report,
     table_follow_stream,
-    table_report_from_game,
     table_results_discard,
     tournament_finish_if_done,
     tournament_is_done,
@@ -100,6 +99,7 @@ from tournaments.services.tournaments import (
     tournament_finish,
     tournament_join_token_renew,
     tournament_settings_save,
+    tournament_tables_and_points,
     tournament_update,
 )
 
@@ -156,7 +156,6 @@ __all__ = [
     "table_add",
     "table_edit",
     "table_follow_stream",
-    "table_report_from_game",
     "table_results_discard",
     "table_rule",
     "table_set_paper",
@@ -177,6 +176,7 @@ __all__ = [
     "tournament_reopen",
     "tournament_set_table_mode",
     "tournament_settings_save",
+    "tournament_tables_and_points",
     "tournament_update",
     "tournament_winner",
     "waitlist_promote",

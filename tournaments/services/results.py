@@ -28,7 +28,15 @@ from tournaments.errors import (
     TournamentError,
     WrongState,
 )
-from tournaments.models import Result, ResultConfirmation, ResultEvent, Round, Table, Tournament
+from tournaments.models import (
+    Format,
+    Result,
+    ResultConfirmation,
+    ResultEvent,
+    Round,
+    Table,
+    Tournament,
+)
 from tournaments.services._common import BRACKET_FORMATS, bounded
 from tournaments.services.brackets import bracket_current
 from tournaments.services.permissions import check_organiser
@@ -422,24 +430,14 @@ def _game_reason(stream_id: Any) -> str:
     return f"game {stream_id}"
 
 
-def table_report_from_game(*, table_id: int) -> Result | None:
-    """A Herald table reports itself: its finished game's result becomes the table's (once;
-    None when the table has no finished game). What the Celery task runs."""
-    table = Table.objects.filter(pk=table_id).select_related("round").first()
-    if table is None or table.stream_id is None:
-        return None
-    stream = selectors.table_stream(table)
-    if stream is None or not getattr(stream, "result", None):
-        return None
-    return result_from_stream(table=table)
-
-
 # -- the tournament's end -----------------------------------------------------------------------
 
 
 def tournament_is_done(tournament: Tournament) -> bool:
     """True when the last planned round's results are all confirmed, or the bracket has a
-    champion (``selectors.tournament_winner`` names them)."""
+    champion (``selectors.tournament_winner`` names them). A "stages" night is done only when
+    its playoff bracket has its champion: its groups' planned rounds lead to the cut, not to
+    the end."""
     rounds = selectors.tournament_rounds(tournament)
     if rounds.filter(state=Round.State.DRAFT).exists() or not rounds.exists():
         return False
@@ -452,9 +450,11 @@ def tournament_is_done(tournament: Tournament) -> bool:
         except TournamentError:  # e.g. a tie the organiser must still settle
             return False
         return bracket is not None and pairing.bracket_champion(bracket) is not None
+    if tournament.format == Format.STAGES:  # the groups are played; the cut comes next
+        return False
+    # The tournament's own planned rounds (the settings change them), not its first stage's
+    # copy taken at creation.
     planned = tournament.rounds_planned
-    if last_stage is not None and last_stage.rounds_planned:
-        planned = last_stage.rounds_planned
     latest = rounds.filter(state__in=selectors.LIVE_STATES).order_by("-number").first()
     return planned is not None and latest is not None and latest.number >= planned
 

@@ -15,7 +15,16 @@ from engine.core.errors import EngineError
 from events.services import stream_open
 from tournaments import live, pairing, selectors
 from tournaments.errors import BeyondPlanned, InvalidInput, ResultsMissing, WrongState
-from tournaments.models import Format, Registration, Round, Table, TableMode, TableSeat, Tournament
+from tournaments.models import (
+    Format,
+    Registration,
+    Round,
+    Stage,
+    Table,
+    TableMode,
+    TableSeat,
+    Tournament,
+)
 from tournaments.services._common import (
     BRACKET_FORMATS,
     PAIRED_FORMATS,
@@ -76,14 +85,17 @@ def round_pair_next(
         )
     number = next_round_number(tournament)
     planned = tournament.rounds_planned
-    if planned and number > planned and not beyond_planned:
+    # A bracket's rounds are its own (the last one has the final): the plan is the paired
+    # rounds', e.g. a stages night's groups.
+    stage = current_stage(tournament)
+    if planned and number > planned and not beyond_planned and stage.format not in BRACKET_FORMATS:
         raise BeyondPlanned(
             gettext(
                 "{name} planned {planned} rounds: round {number} would be one more. "
                 "Pair it anyway by saying so (beyond_planned)."
             ).format(name=tournament.name, planned=planned, number=number)
         )
-    round_ = _round_drawn(tournament, number, attempt=1, by=by)
+    round_ = _round_drawn(tournament, number, attempt=1, by=by, missing=missing, stage=stage)
     if tournament.status != Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
@@ -91,9 +103,15 @@ def round_pair_next(
 
 
 def _round_drawn(
-    tournament: Tournament, number: int, *, attempt: int, by: AbstractBaseUser | None
+    tournament: Tournament,
+    number: int,
+    *,
+    attempt: int,
+    by: AbstractBaseUser | None,
+    missing: Sequence[Table] | None = None,
+    stage: Stage | None = None,
 ) -> Round:
-    stage = current_stage(tournament)
+    stage = stage or current_stage(tournament)
     if stage.format in BRACKET_FORMATS:
         return round_from_bracket(tournament, stage, number, attempt=attempt, by=by)
     fmt = PAIRED_FORMATS.get(Format(stage.format))
@@ -122,7 +140,9 @@ def _round_drawn(
     if traded:  # players moved to their fixed tables: the draw's own warnings may be stale
         round_.warnings = round_check(round_=round_)
         round_.save(update_fields=["warnings"])
-    elif extra := fixed_table_warnings(round_):
+        return round_
+    unscored = rendered_warnings(round_results_missing(round_, missing), names)
+    if extra := [*unscored, *fixed_table_warnings(round_)]:
         round_.warnings = [*round_.warnings, *extra]
         round_.save(update_fields=["warnings"])
     return round_
@@ -156,17 +176,36 @@ def round_repair(*, round_: Round, by: AbstractBaseUser | None = None) -> Round:
 
 
 def round_check(*, round_: Round) -> list[dict[str, Any]]:
-    """Every rule the round's current tables break, with player names."""
+    """Every rule the round's current tables break, with player names, and the earlier tables
+    the draw counted for nothing (paired anyway while their results were missing)."""
     tournament = round_.tournament
     inputs = pairing_inputs(tournament, round_.number)
     entrants = inputs.entrants
-    if round_.stage.format in BRACKET_FORMATS:
+    bracket = round_.stage.format in BRACKET_FORMATS
+    if bracket:
         expected = bracket_round_entrants(round_)
         entrants = [e for e in entrants if e.id in expected]
     tables, byes = round_layout(round_)
     warnings = pairing.check_tables(tables, byes, entrants, inputs.history, inputs.rule)
+    if bracket:  # a bracket seats each match by its slots (the better seed first) and at its
+        # own size (a playoff after groups of 4 plays at tables of 2), not by the table rule
+        warnings = [w for w in warnings if w.code not in ("seat_balance", "table_size")]
+    warnings += round_results_missing(round_)
     rendered = rendered_warnings(warnings, selectors.registration_names(tournament))
     return rendered + fixed_table_warnings(round_)
+
+
+def round_results_missing(
+    round_: Round, missing: Sequence[Table] | None = None
+) -> list[pairing.DrawWarning]:
+    """The earlier rounds' tables with no confirmed result (``missing``, when the caller has
+    them already), as the draft's warning: the organiser paired anyway, and the draw counted
+    those games for nothing."""
+    if missing is None:
+        missing = selectors.tables_missing_results(round_.tournament)
+    return pairing.check_results_missing(
+        [(t.round.number, t.number) for t in missing if t.round.number < round_.number]
+    )
 
 
 @dataclass(frozen=True)

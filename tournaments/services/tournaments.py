@@ -27,7 +27,7 @@ from tournaments.models import (
     TableMode,
     Tournament,
 )
-from tournaments.services._common import bounded, full_clean
+from tournaments.services._common import BRACKET_FORMATS, bounded, full_clean
 from tournaments.services.permissions import check_may_create, check_organiser
 from tournaments.services.registrations import waitlist_promote
 from tournaments.services.results import tournament_winner
@@ -204,6 +204,24 @@ def tournament_create(
     return tournament
 
 
+def tournament_tables_and_points(
+    *,
+    game_id: str,
+    format: str,
+    table_preferred: int | None,
+    table_allowed: Sequence[int] | None,
+    points_by_rank: Sequence[float] | None,
+) -> tuple[int, list[int], list[float]]:
+    """The preferred table size, the allowed sizes and the points by place a tournament of
+    ``game_id`` takes, checked and defaulted as :func:`tournament_create` does (for a form
+    that stores them itself: the admin's)."""
+    facts = game_facts(game_id)
+    _check_format(format)
+    preferred = table_preferred or (2 if _two_player(format) else facts.preferred_table)
+    allowed = _table_allowed(facts.min_players, facts.max_players, preferred, table_allowed)
+    return preferred, allowed, _points_by_rank(points_by_rank, max(allowed))
+
+
 def _cut_top(top: int | None) -> int | None:
     if top is not None and top < 2:
         raise InvalidInput(gettext("A cut sends at least 2 players to the bracket."))
@@ -316,6 +334,10 @@ def tournament_update(
             setattr(tournament, field, value)
     full_clean(tournament)
     tournament.save()
+    if rounds_planned is not None:  # the first (paired) stage's copy follows, as created
+        tournament.stages.filter(order=1).exclude(format__in=BRACKET_FORMATS).update(
+            rounds_planned=rounds_planned
+        )
     live.announce(tournament.id, "status")
     return tournament
 
@@ -399,4 +421,5 @@ def tournament_finish(*, tournament: Tournament) -> Tournament:
     tournament.status = Tournament.Status.FINISHED
     tournament.winner = tournament_winner(tournament)[:250]
     tournament.save(update_fields=["status", "winner"])
+    live.announce(tournament.id, "status")
     return tournament

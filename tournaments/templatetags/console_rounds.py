@@ -15,7 +15,8 @@ register = template.Library()
 @register.inclusion_tag("tournaments/console/_rounds.html", takes_context=True)
 def console_rounds(context: dict[str, Any], tournament: Tournament) -> dict[str, Any]:
     """What the rounds section of the hub shows for ``tournament``: its rounds, the button
-    that pairs the next one (and why it may ask first), where tables play, fixed tables."""
+    that pairs the next one (and why it may ask first), a stages night's groups and cut,
+    where tables play, fixed tables."""
     rounds = list(selectors.tournament_rounds(tournament))
     draft = next((r for r in rounds if r.state == Round.State.DRAFT), None)
     latest = rounds[-1] if rounds else None
@@ -26,6 +27,10 @@ def console_rounds(context: dict[str, Any], tournament: Tournament) -> dict[str,
         .order_by("player__display_name")
     )
     planned = tournament.rounds_planned
+    stages = selectors.stages_progress(tournament)
+    # A bracket's rounds are its own: the plan counts the paired rounds (a stages night's groups).
+    current = tournament.stages.order_by("-order").first()
+    in_bracket = current is not None and current.format in selectors.BRACKET_STAGE_FORMATS
     return {
         "tournament": tournament,
         "request": context.get("request"),
@@ -34,7 +39,8 @@ def console_rounds(context: dict[str, Any], tournament: Tournament) -> dict[str,
         "rounds": rounds,
         "draft": draft,
         "next_number": next_number,
-        "beyond_planned": bool(planned and next_number > planned),
+        "beyond_planned": bool(planned and next_number > planned and not in_bracket),
+        "stages": stages,
         "missing": selectors.tables_missing_results(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
         "modes": TableMode.choices,

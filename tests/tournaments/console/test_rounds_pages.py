@@ -89,6 +89,22 @@ def test_pairing_over_missing_results_asks_and_names_the_tables(
     assert nine.rounds.count() == 1
     assert desk.post(console(nine, "rounds/pair/"), {"force": "on"}).status_code == 302
     assert nine.rounds.filter(number=2, state=Round.State.DRAFT).exists()
+    # The draft says what pairing anyway meant.
+    draft = desk.get(console(nine, "rounds/2/")).content.decode()
+    assert 'data-code="results_missing"' in draft
+    assert "Round 1, tables 1, 2, 3 have no result: this draw counts their games for nothing" in (
+        draft
+    )
+
+
+def test_the_draft_names_players_whose_seats_are_unbalanced(desk: Client, nine: Tournament) -> None:
+    play_round(services.round_pair_next(tournament=nine))
+    desk.post(console(nine, "rounds/pair/"))
+    page = desk.get(console(nine, "rounds/2/")).content.decode()
+    # play_round ranks by seat: round 1's winners (all first) meet, one sits first again.
+    assert 'data-code="seat_balance"' in page
+    assert "sits in seat 1 again: 2 times now, never in seat" in page
+    assert "Seat imbalance" in page  # the figure stays beside the names
 
 
 def test_a_round_past_the_plan_asks_first(desk: Client, nine: Tournament) -> None:
@@ -235,7 +251,9 @@ def test_a_draft_is_hidden_from_the_api_but_for_its_organisers(
     mine = client_for(organiser)
     assert [r["id"] for r in mine.get(f"/api/v1/tournaments/{nine.pk}/rounds").json()] == [draft.pk]
     assert mine.get(f"/api/v1/rounds/{draft.pk}").status_code == 200
-    services.round_confirm(round_=draft)
+    services.round_confirm(round_=draft)  # confirmed: still the organisers' until published
+    assert client_for(None).get(f"/api/v1/rounds/{draft.pk}").status_code == 404
+    services.round_release(round_=draft)
     assert client_for(None).get(f"/api/v1/rounds/{draft.pk}").status_code == 200
 
 

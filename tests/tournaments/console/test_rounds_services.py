@@ -10,7 +10,7 @@ import pytest
 from events.models import Stream
 from tests.tournaments.console.rounds_helpers import codes, layout, play_round, table_at
 from tests.tournaments.factories import UserFactory, make_tournament, register_players
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.errors import BeyondPlanned, InvalidInput, NotAllowed, WrongState
 from tournaments.models import Club, Round, TableMode, Tournament
 
@@ -214,3 +214,72 @@ def test_a_re_pairing_keeps_the_tables_set_to_play_with_physical_cards(
     services.round_confirm(round_=again, by=organiser)
     released = services.round_release(round_=again, by=organiser)
     assert [t.stream_id is None for t in released.tables.order_by("number")] == [False, True, False]
+
+
+# -- the draft's warnings: seats unbalanced, results missing ------------------------------------
+def _seat_warnings(warnings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [w for w in warnings if w["code"] == "seat_balance"]
+
+
+def test_a_draft_names_who_sits_in_the_same_seat_again_and_a_swap_updates_it(
+    nine: Tournament, organiser: Any
+) -> None:
+    first = play_round(services.round_pair_next(tournament=nine, by=organiser))
+    seat_before = {reg: seat for table in layout(first) for seat, reg in enumerate(table)}
+    second = services.round_pair_next(tournament=nine, by=organiser)
+    # The round-1 winners all sat first (play_round ranks by seat) and meet again: one of
+    # them has to sit first again, and the draft says who.
+    warned = _seat_warnings(second.warnings)
+    assert warned
+    names = selectors.registration_names(nine)
+    tables = layout(second)
+    table = warned[0]["table"]
+    a = next(r for r in tables[table - 1] if warned[0]["text"].startswith(f"{names[r]} sits"))
+    seat = tables[table - 1].index(a)
+    assert seat_before[a] == seat
+    other = 2 if seat == 0 else 1
+    assert warned[0]["text"] == (
+        f"{names[a]} sits in seat {seat + 1} again: 2 times now, never in seat {other}"
+    )
+    assert services.round_check(round_=second) == second.warnings
+    # Swapped with a player of another table who takes a seat new to both: the warning goes.
+    b = next(
+        reg
+        for number, others in enumerate(tables, start=1)
+        if number != table
+        for s, reg in enumerate(others)
+        if s != seat and seat_before[reg] != seat
+    )
+    after = services.round_swap(round_=second, first=a, second=b, by=organiser)
+    assert not any(names[a] in w["text"] for w in _seat_warnings(after))
+    assert not any(names[b] in w["text"] for w in _seat_warnings(after))
+    second.refresh_from_db()
+    assert second.warnings == after
+
+
+def test_a_draft_paired_past_missing_results_says_so(nine: Tournament, organiser: Any) -> None:
+    first = services.round_confirm(round_=services.round_pair_next(tournament=nine))
+    second = services.round_pair_next(tournament=nine, by=organiser, force=True)
+    missing = [w["text"] for w in second.warnings if w["code"] == "results_missing"]
+    assert missing == [
+        "Round 1, tables 1, 2, 3 have no result: this draw counts their games for nothing"
+    ]
+    services.result_enter(table=table_at(first, 2), by=None, ranks=[1, 2, 3])
+    tables = layout(second)
+    warnings = services.round_swap(
+        round_=second, first=tables[0][0], second=tables[0][1], by=organiser
+    )
+    assert [w["text"] for w in warnings if w["code"] == "results_missing"] == [
+        "Round 1, tables 1, 3 have no result: this draw counts their games for nothing"
+    ]
+    for number in (1, 3):
+        services.result_enter(table=table_at(first, number), by=None, ranks=[1, 2, 3])
+    assert "results_missing" not in codes(services.round_check(round_=second))
+
+
+def test_a_draft_paired_with_every_result_in_has_no_such_warning(
+    nine: Tournament, organiser: Any
+) -> None:
+    play_round(services.round_pair_next(tournament=nine, by=organiser))
+    second = services.round_pair_next(tournament=nine, by=organiser)
+    assert "results_missing" not in codes(second.warnings)
