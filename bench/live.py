@@ -212,7 +212,8 @@ def settle(stack: Stack, quiet: float = 0.05) -> None:
     while time.monotonic() < deadline:
         time.sleep(1)
         now = cpu_by_group(stack)
-        if all(now[group] - last[group] < quiet for group in ("server", "worker")):
+        busy = ("HTTP server", "socket server", "worker")
+        if all(now[group] - last[group] < quiet for group in busy):
             return
         last = now
 
@@ -223,11 +224,15 @@ def cpu_by_group(stack: Stack) -> dict[str, float]:
     the Celery worker and this process (the load generator)."""
     database = urlparse(DATABASE_URL).path.lstrip("/")
     servers, workers = stack.pids("server"), stack.pids("worker")
-    groups = {"server": 0.0, "Redis": 0.0, "PostgreSQL": 0.0, "worker": 0.0}
+    http = {stack.processes["server"][0].pid}  # gunicorn (its workers are its children)
+    groups = {"HTTP server": 0.0, "socket server": 0.0, "Redis": 0.0, "PostgreSQL": 0.0}
+    groups["worker"] = 0.0
     groups["load generator"] = time.process_time()
     for pid, (command, parent, seconds) in _process_stats().items():
-        if pid in servers or parent in servers:
-            groups["server"] += seconds
+        if pid in http or parent in http:
+            groups["HTTP server"] += seconds
+        elif pid in servers or parent in servers:
+            groups["socket server"] += seconds
         elif pid in workers or parent in workers:
             groups["worker"] += seconds
         elif command.startswith("redis-server") or "/redis-server" in command.split(" ")[0]:

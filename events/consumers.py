@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -44,6 +45,16 @@ class StreamConsumer(AsyncJsonWebsocketConsumer):
 
     stream_id: str = ""
     group: str = ""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its thread hop to close stale database connections
+        before every message (``aclose_old_connections``): this socket reads the database only
+        through ``database_sync_to_async``, which closes them in its own thread, so each move
+        costs a socket one trip to the database thread instead of two."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.stream_id = str(self.scope["url_route"]["kwargs"]["stream_id"])

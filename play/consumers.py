@@ -23,10 +23,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Hashable
 from types import SimpleNamespace
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import translation
 
@@ -34,6 +34,7 @@ from events.access import access_stream_for_user
 from events.consumers import FORBIDDEN, StreamConsumer
 from events.errors import StreamNotFound
 from play import presence as presences
+from play.batches import StreamBatches
 from play.moments import moment_at
 from play.rendering import public_drawings, public_key, render_table
 
@@ -71,6 +72,10 @@ def draw_for(
     return render_table(moment.access(user, seat), language, presence, moment)
 
 
+#: This process's table sockets by stream, drawn together after each commit.
+batches = StreamBatches(draw=draw_for)
+
+
 class TableConsumer(StreamConsumer):
     """One table page's socket: its user's own drawing after each commit, and presence."""
 
@@ -99,11 +104,13 @@ class TableConsumer(StreamConsumer):
         await self.channel_layer.group_add(self.presence_group, self.channel_name)
         if self.seat is not None:
             self.entry = presences.member(self.seat, self.channel_name)
+        batches.join(self.stream_id, self)
         seats = await self.announce(add=self.entry)
         await self.send_json({"type": "presence", "seats": seats})
         self.beating = asyncio.create_task(self.beat())
 
     async def disconnect(self, code: int) -> None:
+        batches.leave(self.stream_id, self)
         if self.beating is not None:
             self.beating.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -132,14 +139,7 @@ class TableConsumer(StreamConsumer):
                 await self.send_frame(shared)
                 return
         try:
-            drawn = await database_sync_to_async(draw_for)(
-                self.scope.get("user"),
-                self.stream_id,
-                seat=self.seat,
-                version=version,
-                language=self.language,
-                presence=self.presence,
-            )
+            drawn = await batches.drawing(self.stream_id, self, version)
         except StreamNotFound:  # no longer allowed to watch (e.g. left the club)
             await self.close(code=FORBIDDEN)
             return
@@ -153,6 +153,18 @@ class TableConsumer(StreamConsumer):
             return
         self.shown = drawn[0]
         await self.send_frame(drawn)
+
+    def viewer_key(self) -> Hashable:
+        """Sockets with equal keys get equal drawings (play.batches)."""
+        user = self.scope.get("user")
+        who = user.pk if getattr(user, "is_authenticated", False) else None
+        return (who, self.seat, self.language, tuple(self.presence or ()))
+
+    def viewer(self) -> dict[str, Any]:
+        """This socket's drawing's arguments (play.consumers.draw_for), as they are now."""
+        presence = list(self.presence) if self.presence is not None else None
+        user = self.scope.get("user")
+        return {"user": user, "seat": self.seat, "language": self.language, "presence": presence}
 
     async def send_frame(self, drawn: tuple[int, str]) -> None:
         """A ``table`` frame: the drawing and the version it shows."""

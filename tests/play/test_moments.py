@@ -6,6 +6,7 @@ a viewer who may no longer watch it."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from events.access import access_stream_for_user
 from events.errors import StreamNotFound
 from events.services import stream_open
+from play.batches import StreamBatches
 from play.consumers import draw_for
 from play.moments import moment_at, moments
 from play.rendering import public_drawings, render_table
@@ -104,3 +106,47 @@ def test_a_private_game_refuses_a_spectator_who_may_not_watch_it() -> None:
     stranger = make_user("Stranger-mo")
     with pytest.raises(StreamNotFound):
         drawn(stranger, stream, None, stream.version)
+
+
+class FakeSocket:
+    """What play.batches needs of a table socket: who it draws for."""
+
+    def __init__(self, user: Any, seat: int | None) -> None:
+        self.user, self.seat = user, seat
+
+    def viewer_key(self) -> Any:
+        return (getattr(self.user, "pk", None), self.seat, "en", tuple(PRESENT))
+
+    def viewer(self) -> dict[str, Any]:
+        return {"user": self.user, "seat": self.seat, "language": "en", "presence": PRESENT}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sockets_of_a_stream_are_drawn_in_one_trip() -> None:
+    """Every table socket of a stream in a process is drawn in one trip to the database thread
+    after a commit: four seats and two anonymous spectators (one drawing for both), each
+    given the drawing its fragment would be; a socket that opened later draws alone."""
+    users = [make_user(name) for name in ("Jules", "Katell", "Loig")]
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=6
+    )
+    batches = StreamBatches(draw=draw_for)
+    sockets = [FakeSocket(user, seat) for seat, user in enumerate(users)]
+    sockets += [FakeSocket(None, None), FakeSocket(None, None)]
+    for socket in sockets:
+        batches.join(str(stream.pk), socket)
+
+    async def everyone() -> list[Any]:
+        return await asyncio.gather(
+            *(batches.drawing(str(stream.pk), s, stream.version) for s in sockets)
+        )
+
+    drawn = asyncio.run(everyone())
+    assert batches.trips == 1
+    for socket, got in zip(sockets, drawn, strict=True):
+        public_drawings.clear()
+        expected = render_table(access_stream_for_user(socket.user, stream.pk), "en", PRESENT)
+        assert got == expected
+    late = FakeSocket(make_user("Maelle"), None)
+    assert asyncio.run(batches.drawing(str(stream.pk), late, stream.version)) is not None
+    assert batches.trips == 2
