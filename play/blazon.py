@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.translation import get_language, gettext, ngettext
@@ -87,6 +87,13 @@ def deck_words() -> dict[str, str]:
 
 
 def _symbol(key: str) -> str:
+    return _symbol_in(key, get_language())
+
+
+@functools.lru_cache(maxsize=512)
+def _symbol_in(key: str, language: str | None) -> str:
+    """A symbol's word in ``language`` (the active one): made once per word and language,
+    since every space and card of every drawing names its symbols."""
     return render(word(SYMBOL_WORDS, key))
 
 
@@ -629,7 +636,17 @@ def _paint(card: dict[str, Any]) -> tuple[str, str, str]:
 
 def face_of(card: dict[str, Any], edition: str, *, fits: bool = False) -> Face:
     """The drawing of a card of a view (``{"number", "name", "category", "type", ...}``);
-    ``fits``: with the mini-map of the spaces it fits (the hand's cards)."""
+    ``fits``: with the mini-map of the spaces it fits (the hand's cards). A copy of the face
+    made once per card, edition and language (every drawing draws the same cards again)."""
+    made = _face_in(tuple(sorted(card.items())), edition, fits, get_language())
+    return replace(made, lines=list(made.lines), fits=list(made.fits))
+
+
+@functools.lru_cache(maxsize=2048)
+def _face_in(
+    items: tuple[tuple[str, Any], ...], edition: str, fits: bool, language: str | None
+) -> Face:
+    card = dict(items)
     fill, ink, fur = _paint(card)
     lines = _lines(card["name"])
     return Face(
