@@ -16,7 +16,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -136,11 +138,23 @@ class StreamViewView(StreamAPIView):
         return Response(selectors.stream_view(_access(request, stream_id)))
 
 
+class JSONOnly(DefaultContentNegotiation):
+    """For an endpoint that answers only JSON: no Accept header to read (DRF's negotiation
+    parsed it on every move); the body's parser is chosen as DRF chooses it."""
+
+    def select_renderer(
+        self, request: Request, renderers: list[Any], format_suffix: str | None = None
+    ) -> tuple[Any, str]:
+        return renderers[0], renderers[0].media_type
+
+
 class MoveView(StreamAPIView):
     """Post a move for the caller's own seat, at the version the caller has seen."""
 
     authentication_classes = [SeatTokenAuthentication, SessionAuthentication]
     throttle_classes = [MoveThrottle]
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = JSONOnly
 
     @extend_schema(
         request=serializers.MoveAppendSerializer,
