@@ -76,7 +76,7 @@ def test_a_seated_player_reports_and_the_others_confirm_or_disagree(table: Table
     result.refresh_from_db()
     assert result.status == Result.Status.CONFLICT
     assert "the organiser decides" in client_for(a).get(report_url(table)).content.decode()
-    live = client_for(c).get(report_url(table) + "live/")
+    live = client_for(c).get(report_url(table) + "fragment")
     assert live.status_code == 200
     assert 'data-state="disagreement"' in live.content.decode()
 
@@ -104,7 +104,7 @@ def test_who_is_not_seated_is_refused(table: Table) -> None:
         report_url(table), {"action": "report", "rank_0": "1", "rank_1": "2", "rank_2": "3"}
     )
     assert sneaky.status_code == 403
-    assert client_for(UserFactory()).get(report_url(table) + "live/").status_code == 403
+    assert client_for(UserFactory()).get(report_url(table) + "fragment").status_code == 403
     anonymous = Client().get(report_url(table))
     assert anonymous.status_code == 302
     assert "/login" in anonymous["Location"]
@@ -168,7 +168,7 @@ def test_the_organiser_decides_corrects_and_sees_the_history(table: Table, organ
 
 def test_the_console_is_the_organisers_only(table: Table) -> None:
     a, _, _ = players(table)
-    for url in (console_url(table), console_url(table, "slips/1/"), console_url(table, "live/")):
+    for url in (console_url(table), console_url(table, "slips/1/"), console_url(table, "fragment")):
         page = client_for(a).get(url)
         assert page.status_code == 403, url
     entered = client_for(a).post(

@@ -152,7 +152,7 @@ def test_the_report_page_waits_for_publishing_but_the_organiser_may_enter(
     table = confirmed.tables.get(number=1, is_bye=False)
     url = f"/tournaments/{confirmed.tournament_id}/tables/{table.pk}/report/"
     player = browser(seated(confirmed).player.user)
-    for suffix in ("", "live/"):
+    for suffix in ("", "fragment"):
         refused = player.get(url + suffix)
         assert refused.status_code == 404
         assert "not published yet" in refused.content.decode()
