@@ -74,7 +74,7 @@ beat: venv
 
 SOCKETS_PORT ?= 8001
 sockets: venv
-	$(BIN)/daphne -b $(HOST) -p $(SOCKETS_PORT) herald.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(SOCKETS_PORT) --websocket_connect_timeout 30 herald.asgi:application
 
 bench: venv
 	@for script in bench/*.py; do \

@@ -10,6 +10,8 @@ the marked tests are skipped with a reason, and the summary counts them; with
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import re
 import shutil
@@ -19,14 +21,15 @@ import sys
 import time
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import redis
 from django.conf import settings
-from django.db import connection
+from django.db import OperationalError, connection
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import translation
 from playwright.sync_api import sync_playwright
 
@@ -265,6 +268,43 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
             connection.close()
 
 
+T = TypeVar("T")
+
+
+def run_async(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run the coroutine ``make()`` to its end on an event loop of its own thread: a browser
+    test earlier in the session leaves Playwright's loop running in this one, where
+    ``asyncio.run`` is refused."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()
+
+
+FLUSH_ATTEMPTS = 5
+
+
+@pytest.fixture(scope="session", autouse=True)
+def flush_outlasts_a_deadlock() -> Iterator[None]:
+    """A transactional test's teardown TRUNCATEs every table while the session's Celery worker
+    may still be finishing a task that test queued (a rating, a live message): PostgreSQL then
+    breaks the deadlock by aborting the TRUNCATE. The flush is tried again (the worker's
+    transaction has gone through by then) rather than failing a test that passed."""
+    flush = BaseDatabaseOperations.execute_sql_flush
+
+    def patient_flush(ops: BaseDatabaseOperations, sql_list: list[str]) -> None:
+        for attempt in range(1, FLUSH_ATTEMPTS + 1):
+            try:
+                flush(ops, sql_list)
+                return
+            except OperationalError as exc:
+                if "deadlock detected" not in str(exc) or attempt == FLUSH_ATTEMPTS:
+                    raise
+                time.sleep(0.2 * attempt)
+
+    BaseDatabaseOperations.execute_sql_flush = patient_flush
+    yield
+    BaseDatabaseOperations.execute_sql_flush = flush
+
+
 @pytest.fixture(autouse=True)
 def throttling_off(settings: Any) -> None:
     """Rate limits and the login lockout off (``HERALD_THROTTLE``): the suite sends many requests
@@ -312,7 +352,8 @@ class AsgiServer:
         log = self.log_path.open("ab")
         command = [
             sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-            "--access-log", os.devnull, "herald.asgi:application",
+            "--access-log", os.devnull, "--websocket_connect_timeout", "30",
+            "herald.asgi:application",
         ]  # fmt: skip
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT

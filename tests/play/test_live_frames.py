@@ -24,6 +24,7 @@ from engine.sept_blasons.cards import STANDARD
 from events.services import stream_append_move, stream_open
 from events.states import current_state, game_of
 from play.sept_blasons import colour_class
+from tests.conftest import run_async
 from tests.play.test_live_access import member_of, tournament_game
 from tests.users import make_user
 
@@ -252,7 +253,7 @@ def test_a_crowd_of_sockets_arriving_and_leaving_at_once_is_served(asgi_server: 
         return await asyncio.gather(*(one() for _ in range(CROWD)), return_exceptions=True)
 
     for _ in range(2):  # arriving, then again after all left at once
-        answers = asyncio.run(crowd())
+        answers = run_async(crowd)
         assert [a for a in answers if a != "presence"] == []
     log = asgi_server.log_text()
     assert "Too many connections" not in log

@@ -20,6 +20,7 @@ from play.batches import StreamBatches
 from play.consumers import draw_for
 from play.moments import moment_at, moments
 from play.rendering import public_drawings, render_table
+from tests.conftest import run_async
 from tests.play.test_live_access import tournament_game
 from tests.ratings.games import play_stream
 from tests.users import make_user
@@ -141,12 +142,12 @@ def test_the_sockets_of_a_stream_are_drawn_in_one_trip() -> None:
             *(batches.drawing(str(stream.pk), s, stream.version) for s in sockets)
         )
 
-    drawn = asyncio.run(everyone())
+    drawn = run_async(everyone)
     assert batches.trips == 1
     for socket, got in zip(sockets, drawn, strict=True):
         public_drawings.clear()
         expected = render_table(access_stream_for_user(socket.user, stream.pk), "en", PRESENT)
         assert got == expected
     late = FakeSocket(make_user("Maelle"), None)
-    assert asyncio.run(batches.drawing(str(stream.pk), late, stream.version)) is not None
+    assert run_async(lambda: batches.drawing(str(stream.pk), late, stream.version)) is not None
     assert batches.trips == 2
