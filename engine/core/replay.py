@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from engine.core.errors import BadMove, IllegalMove, ReplayError
@@ -174,6 +175,12 @@ class Replay:
         self._decode = game.decode_move
         self._apply = game.apply_in_place
         self._describe = game.describe
+        # A game that keeps the contract's own ``decode_move`` and ``apply_in_place`` is
+        # replayed by :meth:`advance` without those two wrappers: it calls the move set's
+        # decoder and the game's ``check`` and ``play`` itself, exactly as they would.
+        kind = type(game)
+        self._plain_decode = kind.decode_move is Game.decode_move
+        self._plain_apply = kind.apply_in_place is Game.apply_in_place
 
     def move(self, seat: int, raw: Move | Mapping[str, Any]) -> TrailStep:
         """Validate and apply the next logged move; raises :class:`ReplayError` naming it."""
@@ -194,6 +201,49 @@ class Replay:
         step = TrailStep.described(index, seat, move, tuple(state.effects), self._describe)
         self.trail.append(step)
         return step
+
+    def advance(self, moves: Iterable[tuple[int, Move | Mapping[str, Any]]]) -> None:
+        """Replay every ``(seat, move)`` of ``moves`` in turn: :meth:`move` for each, in one loop.
+
+        This is replay's hot path (issue #19: a whole game is replayed to rebuild one state),
+        so the per-move work is written out here with everything it uses bound to locals: the
+        same decoding, validation, state changes and trail steps as :meth:`move`, and the same
+        :class:`ReplayError` for the first move that does not replay (``moves`` then counts the
+        moves replayed before it).
+        """
+        game, state, describe = self.game, self.state, self._describe
+        decode = game.moves.decode if self._plain_decode else self._decode
+        check, play = game.check, game.play
+        apply = None if self._plain_apply else self._apply
+        append, new_step, trail_step = self.trail.append, object.__new__, TrailStep
+        index = self.moves
+        for seat, raw in moves:
+            index += 1
+            if isinstance(raw, Move):
+                move = raw
+            else:
+                try:
+                    move = decode(raw)
+                except BadMove as exc:
+                    self.moves = index - 1
+                    raise ReplayError(index, str(exc)) from exc
+            try:
+                if apply is None:  # Game.apply_in_place, written out
+                    check(state, seat, move)
+                    state.effects = []
+                    state.step += 1
+                    play(state, seat, move)
+                else:
+                    apply(state, seat, move)
+            except IllegalMove as exc:
+                self.moves = index - 1
+                raise ReplayError(index, f"seat {seat}: {exc}") from exc
+            # TrailStep.described, written out (one call fewer per move)
+            step = new_step(trail_step)
+            step.step, step.seat, step.move, step.effects = index, seat, move, tuple(state.effects)
+            step._text, step._describe = None, describe
+            append(step)
+        self.moves = index
 
     def reshuffle(self) -> TrailStep:
         """Reshuffle what no seat has seen with the game's own seed, after the moves so far."""
@@ -219,14 +269,15 @@ def replay(
     not replay (or a reshuffle point the moves never reach).
     """
     run = Replay(game, setup)
-    if reshuffle_after == 0:
-        run.reshuffle()
-    for index, (seat, raw) in enumerate(moves, start=1):
-        if until is not None and index > until:
-            break
-        run.move(seat, raw)
-        if index == reshuffle_after:
+    pairs = iter(moves)
+    if until is not None:
+        pairs = islice(pairs, max(until, 0))
+    if reshuffle_after is not None and reshuffle_after >= 0:
+        # the moves up to the reshuffle point, the reshuffle if they reach it, then the rest
+        run.advance(islice(pairs, reshuffle_after))
+        if run.moves == reshuffle_after:
             run.reshuffle()
+    run.advance(pairs)
     _check_reshuffle_reached(reshuffle_after, run.moves, until)
     return run.state, run.trail
 
