@@ -54,7 +54,7 @@ _SEATS: dict[int, Seat] = {}
 _CACHED_SEATS = 64
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     """A sentence: its English template and the values that fill it."""
 
@@ -86,15 +86,20 @@ def _(msgid: str, /, **params: Any) -> Text:
 
     Named ``_`` so that ``makemessages`` (xgettext's default keywords) extracts the template.
     Games note one on almost every move, so it is built without the frozen dataclass's
-    ``__init__`` (the same fields; ``params`` is the call's own fresh dict, read-only).
+    ``__init__``: its two slots are written directly (the same fields; ``params`` is the
+    call's own fresh dict, read-only).
     """
     text = _new(Text)
-    _set(text, "__dict__", {"msgid": msgid, "params": MappingProxyType(params)})
+    _set_msgid(text, msgid)
+    _set_params(text, _read_only(params))
     return text
 
 
 _new = object.__new__
-_set = object.__setattr__
+_read_only = MappingProxyType
+# The slots' own setters: they write the field without the frozen class's ``__setattr__``.
+_set_msgid = Text.__dict__["msgid"].__set__
+_set_params = Text.__dict__["params"].__set__
 
 
 def untranslated(sentence: str) -> Text:
