@@ -38,8 +38,10 @@ from engine.core.versions import replay_compatible, version_at_least
 
 PUBLIC = None  # ``Effect.visible_to`` value for an effect everyone sees
 
+_new = object.__new__
 
-@dataclass
+
+@dataclass(slots=True)
 class Effect:
     """Something a step caused beyond the move itself: a chance outcome, a skipped power, a score.
 
@@ -49,9 +51,14 @@ class Effect:
     ``message`` is ``text`` as a template and parameters (engine/core/text.py), for the apps to
     translate; it is not stored (the stored record and the state's plain data keep ``text``)
     nor part of equality; ``note`` sets it.
+
+    Slotted, as a game notes an effect on most moves: ``_text`` holds ``text`` (read through
+    the property below), so it is set before ``text`` in ``__init__``; it is not an
+    ``__init__`` argument, nor part of equality, ``repr`` or the codec's plain data.
     """
 
     kind: str
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
     text: str
     data: dict[str, Any] = field(default_factory=dict)
     visible_to: list[int] | None = PUBLIC
@@ -62,10 +69,9 @@ class Effect:
               visible_to: list[int] | None) -> Effect:  # fmt: skip
         """The effect of a ``note``: its English ``text`` is written from ``message`` when it
         is first read, not now (a replay notes thousands of effects nobody reads)."""
-        effect = cls.__new__(cls)
-        effect.__dict__ = {
-            "kind": kind, "_text": None, "data": data, "visible_to": visible_to, "message": message
-        }  # fmt: skip
+        effect = _new(cls)
+        effect.kind, effect._text, effect.data = kind, None, data
+        effect.visible_to, effect.message = visible_to, message
         return effect
 
     def visible_for(self, seat: int | None) -> bool:
@@ -110,25 +116,28 @@ class GameState:
     def note(self, kind: str, text: Text | str, data: Mapping[str, Any] | None = None,
              visible_to: Sequence[int] | None = PUBLIC) -> None:  # fmt: skip
         """Record an effect of the current step (``text``: its sentence, see engine/core/text)."""
-        shown = None if visible_to is None else list(visible_to)
-        message = text if type(text) is Text else as_text(text)
-        self.effects.append(Effect.noted(kind, message, dict(data) if data else {}, shown))
+        # Effect.noted, written out: games note an effect on most moves
+        effect = _new(Effect)
+        effect.kind, effect._text, effect.data = kind, None, dict(data) if data else {}
+        effect.visible_to = None if visible_to is None else list(visible_to)
+        effect.message = text if type(text) is Text else as_text(text)
+        self.effects.append(effect)
 
 
 def _effect_text(effect: Effect) -> str:
-    text: str | None = effect.__dict__["_text"]
+    text = effect._text
     if text is None:  # noted with its message only: the sentence is written on first read
-        text = effect.__dict__["_text"] = str(effect.message)
+        text = effect._text = str(effect.message)
     return text
 
 
 def _set_effect_text(effect: Effect, text: str) -> None:
-    effect.__dict__["_text"] = text
+    effect._text = text
 
 
 #: ``Effect.text`` stays a dataclass field (in ``__init__``, equality, ``repr`` and the codec's
 #: plain data) read through this property, so that :meth:`Effect.noted` can leave it unwritten.
-Effect.text = property(_effect_text, _set_effect_text)  # type: ignore[assignment]
+Effect.text = property(_effect_text, _set_effect_text)  # type: ignore[assignment,misc]
 
 
 def rules_since(state: GameState, version: str) -> bool:

@@ -68,6 +68,13 @@ class MoveSet:
         }
 
     @property
+    def direct_decoders(self) -> Mapping[str, Callable[[dict[str, Any]], Move | None]]:
+        """Per move type, the direct decoder :meth:`decode` tries first: it returns the move
+        for well-formed data of that type, else None (then :meth:`decode` says what is wrong).
+        Replay's loop calls them itself (engine/core/replay.py)."""
+        return self._fast
+
+    @property
     def types(self) -> tuple[str, ...]:
         """The move type names, in declaration order."""
         return tuple(self._by_type)

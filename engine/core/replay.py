@@ -23,6 +23,9 @@ from engine.core.errors import BadMove, IllegalMove, ReplayError
 from engine.core.game import Effect, Game, GameState
 from engine.core.moves import Move
 
+#: The direct decoders of a game that decodes moves its own way: none.
+_NO_DECODERS: dict[str, Callable[[dict[str, Any]], Move | None]] = {}
+
 RESHUFFLE_TEXT = "the cards no seat has seen are shuffled again with this game's own seed"
 
 
@@ -213,20 +216,31 @@ class Replay:
         """
         game, state, describe = self.game, self.state, self._describe
         decode = game.moves.decode if self._plain_decode else self._decode
+        # MoveSet.decode's first try, written out: a logged move is a well-formed JSON object
+        decoders = game.moves.direct_decoders if self._plain_decode else _NO_DECODERS
+        direct = decoders.get
         check, play = game.check, game.play
         apply = None if self._plain_apply else self._apply
         append, new_step, trail_step = self.trail.append, object.__new__, TrailStep
         index = self.moves
         for seat, raw in moves:
             index += 1
-            if isinstance(raw, Move):
-                move = raw
-            else:
-                try:
-                    move = decode(raw)
-                except BadMove as exc:
-                    self.moves = index - 1
-                    raise ReplayError(index, str(exc)) from exc
+            move: Move | None = None
+            if raw.__class__ is dict:
+                kind = raw.get("type")
+                if kind.__class__ is str:
+                    decoder = direct(kind)
+                    if decoder is not None:
+                        move = decoder(raw)
+            if move is None:
+                if isinstance(raw, Move):
+                    move = raw
+                else:
+                    try:
+                        move = decode(raw)
+                    except BadMove as exc:
+                        self.moves = index - 1
+                        raise ReplayError(index, str(exc)) from exc
             try:
                 if apply is None:  # Game.apply_in_place, written out
                     check(state, seat, move)
