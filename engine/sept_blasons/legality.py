@@ -166,7 +166,9 @@ def _steal_moves(state: SeptState, card: Played) -> list[Move]:
 
 def choice_possible(state: SeptState, card: Played) -> bool:
     """Whether a malandrin's choice has any option (a stolen one may have none, ER-8)."""
-    return card.rank != MALANDRIN or bool(_steal_moves(state, card))
+    if card.rank != MALANDRIN or not _is_stolen_choice(card):
+        return True  # its own choice may always take the value of any card, itself included
+    return bool(_steal_moves(state, card))
 
 
 def _pick_refusal(state: SeptState, pick: int) -> Text | str:
@@ -291,9 +293,7 @@ def power_possible(state: SeptState, rank: int, seat: int) -> bool:
     if rank == MANANT:
         return bool(state.pile)
     if rank == MENETRIER:
-        return any(not t.up for t in state.pile) or any(
-            not t.up for front in state.fronts for t in front
-        )
+        return _any_face_down(state)
     if rank == MAGISTRAT:
         return any(front for s, front in enumerate(state.fronts) if s != seat)
     if rank == RELIGIEUX:
@@ -302,6 +302,19 @@ def power_possible(state: SeptState, rank: int, seat: int) -> bool:
         with_tokens = sum(1 for front in state.fronts if front)
         return with_tokens >= 2 or (with_tokens == 1 and bool(state.pile))
     return True
+
+
+def _any_face_down(state: SeptState) -> bool:
+    """Whether a token is face down, in the draw pile or in front of a player (a loop, not
+    generators: asked after most cards played)."""
+    for token in state.pile:
+        if not token.up:
+            return True
+    for front in state.fronts:
+        for token in front:
+            if not token.up:
+                return True
+    return False
 
 
 # -- the winner's free action ------------------------------------------------------------------
@@ -320,7 +333,7 @@ def _free_moves(state: SeptState) -> list[Move]:
 
 def free_possible(state: SeptState) -> bool:
     """Whether the winner has any free action (a face-down token to turn, or a pile)."""
-    return bool(state.pile) or any(not t.up for front in state.fronts for t in front)
+    return bool(state.pile) or _any_face_down(state)
 
 
 # -- bourgeoisie (variants 1-3) ----------------------------------------------------------------

@@ -16,7 +16,7 @@ from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import EDITIONS, MALANDRIN, RANKS_PER_COLOUR, STANDARD
 from engine.sept_blasons.legality import TRICK_CODE
 from engine.sept_blasons.rules import trick_winner
-from engine.sept_blasons.scoring import MAX_TIE_BREAK_ROUNDS, cards_won, colour_scores
+from engine.sept_blasons.scoring import MAX_TIE_BREAK_ROUNDS, best_colour
 from engine.sept_blasons.state import (
     BOURGEOISIE,
     FREE,
@@ -107,13 +107,24 @@ def _power_done(state: SeptState) -> None:
 
 
 def _use_power(state: SeptState, seat: int, move: Move) -> None:
-    # "seat 2 (magistrat)": the seat using the power may be a malandrin that stole it
+    if isinstance(move, mv.Steal):
+        _steal(state, move)
+    elif isinstance(move, mv.ChooseToken):
+        state.picked_seat, state.picked_slot = move.seat, move.slot
+        return
+    else:
+        _token_power(state, seat, move)
+    _power_done(state)
+
+
+def _token_power(state: SeptState, seat: int, move: Move) -> None:
+    """A power acting on tokens; its effect names the seat using it ("seat 2 (magistrat)": it
+    may be a malandrin that stole the power). That name is built here only, not for a steal
+    or a first choice, which name no one."""
     who = _(
         "{seat} ({character})", seat=Seat(seat), character=NAMES[state.trick[state.resolving].rank]
     )
-    if isinstance(move, mv.Steal):
-        _steal(state, move)
-    elif isinstance(move, mv.TakeToken):
+    if isinstance(move, mv.TakeToken):
         state.fronts[seat].append(_take_from_pile(state, move.pick, who))
     elif isinstance(move, mv.TurnUp):
         _turn_up(state, move, who)
@@ -122,9 +133,6 @@ def _use_power(state: SeptState, seat: int, move: Move) -> None:
         _into_pile(state, token)
         state.note("token", _("{who} puts {token} of {seat} into the draw pile", who=who,
                               token=_token_words(state, token), seat=Seat(move.seat)))  # fmt: skip
-    elif isinstance(move, mv.ChooseToken):
-        state.picked_seat, state.picked_slot = move.seat, move.slot
-        return
     elif isinstance(move, mv.ExchangeWith):
         _exchange(state, who, move)
     else:
@@ -134,7 +142,6 @@ def _use_power(state: SeptState, seat: int, move: Move) -> None:
         state.note("token", _("{who} moves {token} from {source} to {target}", who=who,
                               token=_token_words(state, token), source=Seat(state.picked_seat),
                               target=Seat(move.seat)))  # fmt: skip
-    _power_done(state)
 
 
 def _steal(state: SeptState, move: mv.Steal) -> None:
@@ -273,7 +280,10 @@ DOUBLE_MALANDRIN_SET_ASIDE = "1.2.0"
 
 def _rulebook_double_malandrin_trick(state: SeptState) -> bool:
     """Whether the trick is the rulebook's (6, *, 6, 6, *), set aside whatever the choices."""
-    ranks = tuple(card.rank for card in state.trick)
+    trick = state.trick
+    if len(trick) != len(DOUBLE_MALANDRIN_SIXES):  # most tricks: no need to look further
+        return False
+    ranks = tuple(card.rank for card in trick)
     return ranks == DOUBLE_MALANDRIN_SIXES and rules_since(state, DOUBLE_MALANDRIN_SET_ASIDE)
 
 
@@ -447,15 +457,14 @@ def deal(state: SeptState) -> None:
 def _end_round(state: SeptState) -> None:
     """Score the round (7B-3), then end the game or deal the next round."""
     n, edition = state.players, EDITIONS[state.edition]
-    lines = [colour_scores(cards_won(state.tricks[s]), state.fronts[s], s, n) for s in range(n)]
-    best = [max(seat_lines, key=lambda line: line.points) for seat_lines in lines]
-    scores = [line.points for line in best]
+    best = [best_colour(state.tricks[s], state.fronts[s], s, n) for s in range(n)]
+    scores = [points for _colour, _cards, _tokens, points in best]
     state.round_scores.append(scores)
-    state.round_colours.append([line.colour if line.points else -1 for line in best])
+    state.round_colours.append([colour if points else -1 for colour, _c, _t, points in best])
     state.round_lines.append(
         [
-            [line.colour, line.card_points, line.tokens] if line.points else [-1, 0, 0]
-            for line in best
+            [colour, cards, tokens] if points else [-1, 0, 0]
+            for colour, cards, tokens, points in best
         ]
     )
     state.totals = [t + s for t, s in zip(state.totals, scores, strict=True)]

@@ -28,9 +28,13 @@ def trick_winner(trick: Sequence[Played], tie_rule: str) -> int | None:
     """
     holders: dict[int, list[int]] = {}
     for card in trick:
-        value = card_value(trick, card)
-        if value is not None:
-            holders.setdefault(value, []).append(card.position)
+        source = card.value_from  # card_value, written out: asked for every card of a trick
+        if source is not None:
+            value = trick[source].rank
+            if value in holders:
+                holders[value].append(card.position)
+            else:
+                holders[value] = [card.position]
     looked_at = sorted(holders, reverse=True)
     if tie_rule == STRICT:
         looked_at = looked_at[:2]

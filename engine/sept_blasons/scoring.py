@@ -40,6 +40,27 @@ def colour_scores(cards: Sequence[int], front: Sequence[Token], own: int,
     return [ColourScore(c, points[c], tokens[c], points[c] * tokens[c]) for c in range(players)]
 
 
+def best_colour(tricks: Sequence[Sequence[int]], front: Sequence[Token], own: int,
+                players: int) -> tuple[int, int, int, int]:  # fmt: skip
+    """The round's best line as ``(colour, card_points, tokens, points)``: the first of
+    :func:`colour_scores` (for the cards of ``tricks``) with the most points, counted without
+    building every line (the end of each round asks it for every seat)."""
+    points = [0] * players
+    for trick in tricks:
+        for code in trick:
+            points[code // RANKS_PER_COLOUR] += code % RANKS_PER_COLOUR
+    tokens = [0] * players
+    for token in front:
+        if token.up and token.colour != own:
+            tokens[token.colour] += 1
+    best = (0, points[0], tokens[0], points[0] * tokens[0])
+    for colour in range(1, players):
+        score = points[colour] * tokens[colour]
+        if score > best[3]:
+            best = (colour, points[colour], tokens[colour], score)
+    return best
+
+
 def round_score(cards: Sequence[int], front: Sequence[Token], own: int, players: int) -> int:
     """The round's score: the best colour's points only."""
     return max(line.points for line in colour_scores(cards, front, own, players))
