@@ -100,16 +100,40 @@ def fulfils(
     announced: str,
     blason_for_any: bool = True,
 ) -> bool:
-    """Whether ``way`` is one of :func:`ways` — checked directly, without listing them all."""
+    """Whether ``way`` is one of :func:`ways` — checked directly, without listing them all.
+
+    A replay checks every law move, so the colours of the usable cards and of the way's cards
+    are counted once, and a pair law is only tried in the colour the way's cards (or blasons)
+    are of: any other colour's need refuses them at once (:func:`_fulfils_need`).
+    """
     cards, jokers, used = way
     if action.kind is ActionKind.DISCARD_BLASON:
         return not cards and not jokers and len(used) == 1 and used[0] in blasons
     if not _well_formed(way, usable, blasons, kings):
         return False
+    available = _colour_counts(usable, kings)
+    real = _colour_counts(cards, kings)
+    (colour, count), *_rest = action.need
+    if colour == PAIR and (cards or used):
+        colour = kings[cards[0]].colour if cards else used[0]
+        needs: Iterable[Mapping[str, int]] = [{colour: count}] if colour in COLOURS else []
+    else:
+        needs = _needs(action, announced)
     return any(
-        _fulfils_need(need, way, usable, kings, blason_for_any)
-        for need in _needs(action, announced)
+        _fulfils_need(
+            need, real, used, available, jokers=len(jokers), blason_for_any=blason_for_any
+        )
+        for need in needs
     )
+
+
+def _colour_counts(cards: Iterable[str], kings: Mapping[str, King]) -> dict[str, int]:
+    """How many of ``cards`` are of each colour."""
+    counts: dict[str, int] = {}
+    for card in cards:
+        colour = kings[card].colour
+        counts[colour] = counts.get(colour, 0) + 1
+    return counts
 
 
 def _well_formed(
@@ -121,30 +145,39 @@ def _well_formed(
         return False
     if list(used) != sorted(used) or set(cards) & set(jokers):
         return False
-    if any(c not in usable for c in (*cards, *jokers)):
-        return False
-    if not all(kings[j].special for j in jokers):
-        return False
+    for card in cards:
+        if card not in usable:
+            return False
+    for joker in jokers:
+        if joker not in usable or not kings[joker].special:
+            return False
     return all(used.count(colour) <= blasons.count(colour) for colour in set(used))
 
 
 def _fulfils_need(
     need: Mapping[str, int],
-    way: Way,
-    usable: Sequence[str],
-    kings: Mapping[str, King],
+    real_by_colour: Mapping[str, int],
+    used: Sequence[str],
+    available_by_colour: Mapping[str, int],
+    *,
+    jokers: int,
     blason_for_any: bool,
 ) -> bool:
-    cards, jokers, used = way
-    if any(kings[c].colour not in need for c in cards) or any(b not in need for b in used):
-        return False
+    """Whether the way (its cards counted by colour, its blasons ``used`` and its number of
+    ``jokers``) carries out ``need`` with the usable cards counted by colour."""
+    for colour in real_by_colour:
+        if colour not in need:
+            return False
+    for blason in used:
+        if blason not in need:
+            return False
     missing_total = 0
     for colour, count in need.items():
-        available = sum(1 for c in usable if kings[c].colour == colour)
-        real = sum(1 for c in cards if kings[c].colour == colour)
+        available = available_by_colour.get(colour, 0)
+        real = real_by_colour.get(colour, 0)
         blasons = used.count(colour)
         cap = count if blason_for_any else count - min(count, available)
         if blasons > cap or real != min(count - blasons, available):
             return False
         missing_total += count - blasons - real
-    return missing_total == len(jokers)
+    return missing_total == jokers
