@@ -172,12 +172,15 @@ def choice_possible(state: SeptState, card: Played) -> bool:
 
 
 def _pick_refusal(state: SeptState, pick: int) -> Text | str:
+    # loops rather than generators: asked for most token moves, over the whole pile
     if pick == mv.FACE_DOWN:
-        if any(not t.up for t in state.pile):
-            return ""
+        for token in state.pile:
+            if not token.up:
+                return ""
         return _("the draw pile has no face-down token")
-    if any(t.up and t.colour == pick for t in state.pile):
-        return ""
+    for token in state.pile:
+        if token.up and token.colour == pick:
+            return ""
     return _("the draw pile has no face-up token of colour {colour}", colour=pick)
 
 
@@ -295,11 +298,12 @@ def power_possible(state: SeptState, rank: int, seat: int) -> bool:
     if rank == MENETRIER:
         return _any_face_down(state)
     if rank == MAGISTRAT:
-        return any(front for s, front in enumerate(state.fronts) if s != seat)
+        fronts = state.fronts
+        return any(fronts[:seat]) or any(fronts[seat + 1 :])  # another seat has a token
     if rank == RELIGIEUX:
         return any(state.fronts)
     if rank == INTENDANT:
-        with_tokens = sum(1 for front in state.fronts if front)
+        with_tokens = len(state.fronts) - state.fronts.count([])
         return with_tokens >= 2 or (with_tokens == 1 and bool(state.pile))
     return True
 
