@@ -32,9 +32,11 @@ def _parts(version: str) -> tuple[int, int, int] | None:
     return major, minor, patch
 
 
+@functools.lru_cache(maxsize=256)
 def replay_compatible(recorded: str, running: str) -> bool:
     """True when an engine at ``running`` replays games recorded at ``recorded`` the same way:
-    the same MAJOR and ``running`` not older. Versions that are not ``X.Y.Z`` must be equal."""
+    the same MAJOR and ``running`` not older. Versions that are not ``X.Y.Z`` must be equal.
+    Cached: every replay asks it when it sets its game up, with a handful of versions."""
     old, new = _parts(recorded), _parts(running)
     if old is None or new is None:
         return recorded == running
