@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 from engine.blazon.cards import (
     EDITIONS,
@@ -33,7 +35,9 @@ from engine.blazon.shield import (
     Tables,
     can_finish_row_change,
     placement_problem,
+    repeated_tincture,
     row_conflicts,
+    row_shift,
 )
 from engine.blazon.state import (
     ALIGNS,
@@ -61,6 +65,8 @@ from engine.core.text import Text, _
 
 HERALD_PHASES = (MAIN, BLAZON, END)
 SLOT_DECK = ("device",) * len(DEVICE_SLOTS) + ("tincture",) * len(TINCTURE_SLOTS)
+#: An alignment's index by its word (``ALIGNS.index`` as one lookup).
+ALIGN_INDEX = {word: index for index, word in enumerate(ALIGNS)}
 
 
 #: From this engine version a Herald placement may start a row change (BZ-E5).
@@ -123,19 +129,26 @@ def _placements(state: BlazonState, player: PlayerState, *, herald: bool) -> lis
     """Every legal placement; candidates come from the precomputed spots of each card."""
     tables = TABLES[state.edition]
     found: list[Move] = []
-    abating = state.abatement_rule and player.abatement and not state.pending_row
+    pending = state.pending_row
+    abating = state.abatement_rule and player.abatement and not pending
     for card in player.hand:
         if not _affordable(tables, player, card, herald=herald):
             continue
-        spots = [(sa, False) for sa in tables.fit_spots[card]]
+        for space, align in tables.fit_spots[card]:
+            if (not pending and plainly_fits(tables, player, card, space, align)) or (
+                _placement_refusal(
+                    state, player, card=card, space=space, align=align, herald=herald,
+                    abate=False,
+                ) is None
+            ):  # fmt: skip
+                found.append(Place(card, space, ALIGNS[align], herald, False))
         if abating:
-            spots += [(sa, True) for sa in tables.kind_spots[card]]
-        for (space, align), abate in spots:
-            problem = _placement_refusal(
-                state, player, card=card, space=space, align=align, herald=herald, abate=abate
-            )
-            if problem is None:
-                found.append(Place(card, space, ALIGNS[align], herald, abate))
+            for space, align in tables.kind_spots[card]:
+                problem = _placement_refusal(
+                    state, player, card=card, space=space, align=align, herald=herald, abate=True
+                )
+                if problem is None:
+                    found.append(Place(card, space, ALIGNS[align], herald, True))
     return found
 
 
@@ -153,8 +166,9 @@ def _affordable(tables: Tables, player: PlayerState, card: int, *, herald: bool)
     """The rest of the hand can pay for ``card`` (1 with the Herald action)."""
     if herald:
         return len(player.hand) >= 2
-    rest = sum(tables.prestige[n] for n in player.hand) - tables.prestige[card]
-    return rest >= tables.prestige[card]
+    prestige = tables.prestige
+    rest = sum(map(prestige.__getitem__, player.hand)) - prestige[card]
+    return rest >= prestige[card]
 
 
 def can_draw(state: BlazonState, deck: str) -> bool:
@@ -175,87 +189,162 @@ def refresh_allowed(state: BlazonState) -> bool:
 
 
 def problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
-    """Why ``move`` is refused now, or None. Every branch matches ``legal_moves``."""
+    """Why ``move`` is refused now, or None. Every branch matches ``legal_moves``.
+
+    The refusals come in a fixed order: a move of another step than the one the turn is in is
+    refused for that step first (paying, claiming, the second draw, the exchange), then the
+    move's own rules apply. Each move class's rule is found by its type in :data:`_RULES` (a
+    replay checks every move, and one dict lookup beats testing the classes in turn).
+    """
+    kind = type(move)
+    rule = _RULES.get(kind) or _rule_of(kind)
+    refused_in, check = rule
     phase = state.phase
-    if isinstance(move, PayCards):
-        return _pay_cards_problem(state, player, move.cards)
-    if isinstance(move, Pay):
-        if phase != PAY:
-            return _("there is nothing to pay for now")
-        return _pay_problem(state, player, move.card)
-    if phase == PAY:
-        return _("first finish paying: {due} more prestige of cards to discard", due=state.pay_due)
-    if isinstance(move, Claim):
-        if phase != CLAIM:
-            return _("distinctions are claimed at the end of the turn")
-        if move.distinction not in state.claimable:
-            return _(
-                "you cannot claim {distinction}: claimable are {claimable}",
-                distinction=distinction_name(move.distinction, state.edition)
-                if move.distinction in EDITIONS[state.edition].distinction_by_id
-                else repr(move.distinction),
-                claimable=_claimable(state),
-            )  # fmt: skip
-        return None
-    if phase == CLAIM:
-        return _("choose the distinction to claim: {claimable}", claimable=_claimable(state))
-    if isinstance(move, Draw):
-        if state.pending_row:
-            # An Acquire action would leave no placement to finish the row change with.
-            return _pending_refusal(state, _pending_conflicts(state, player))
-        return _draw_problem(state, move.deck)
-    if phase == DRAW:
-        return _("draw your second card first")
-    if isinstance(move, Exchange):
-        return _exchange_problem(state, move)
-    if isinstance(move, Keep):
-        return None if phase == EXCHANGE else _("there are no drawn cards to keep")
-    if phase == EXCHANGE:
-        return _("exchange a drawn card or keep them")
-    return _turn_problem(state, player, move)
+    if phase in refused_in:
+        return _STEP_REFUSALS[phase](state)
+    return check(state, player, move)
 
 
-def _turn_problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
-    """Moves of the phases main, blazon and end."""
-    phase = state.phase
-    if isinstance(move, Place):
-        return _place_problem(state, player, move)
+def _paying_refusal(state: BlazonState) -> Text:
+    return _("first finish paying: {due} more prestige of cards to discard", due=state.pay_due)
+
+
+def _claiming_refusal(state: BlazonState) -> Text:
+    return _("choose the distinction to claim: {claimable}", claimable=_claimable(state))
+
+
+def _drawing_refusal(state: BlazonState) -> Text:
+    return _("draw your second card first")
+
+
+def _exchanging_refusal(state: BlazonState) -> Text:
+    return _("exchange a drawn card or keep them")
+
+
+#: The refusal of a move made in a step that does not take it, by step.
+_STEP_REFUSALS: dict[str, Callable[[BlazonState], Text]] = {
+    PAY: _paying_refusal,
+    CLAIM: _claiming_refusal,
+    DRAW: _drawing_refusal,
+    EXCHANGE: _exchanging_refusal,
+}
+_NONE: frozenset[str] = frozenset()
+_DURING_CLAIM = frozenset({PAY})
+_DURING_DRAW = frozenset({PAY, CLAIM})
+_DURING_EXCHANGE = frozenset({PAY, CLAIM, DRAW})
+_DURING_TURN = frozenset({PAY, CLAIM, DRAW, EXCHANGE})
+
+
+def _pay_cards_check(state: BlazonState, player: PlayerState, move: PayCards) -> Text | None:
+    return _pay_cards_problem(state, player, move.cards)
+
+
+def _pay_check(state: BlazonState, player: PlayerState, move: Pay) -> Text | None:
+    if state.phase != PAY:
+        return _("there is nothing to pay for now")
+    return _pay_problem(state, player, move.card)
+
+
+def _claim_check(state: BlazonState, player: PlayerState, move: Claim) -> Text | None:
+    if state.phase != CLAIM:
+        return _("distinctions are claimed at the end of the turn")
+    if move.distinction not in state.claimable:
+        return _(
+            "you cannot claim {distinction}: claimable are {claimable}",
+            distinction=distinction_name(move.distinction, state.edition)
+            if move.distinction in EDITIONS[state.edition].distinction_by_id
+            else repr(move.distinction),
+            claimable=_claimable(state),
+        )  # fmt: skip
+    return None
+
+
+def _draw_check(state: BlazonState, player: PlayerState, move: Draw) -> Text | None:
     if state.pending_row:
+        # An Acquire action would leave no placement to finish the row change with.
         return _pending_refusal(state, _pending_conflicts(state, player))
-    if isinstance(move, (HeraldTake, HeraldDraw, HeraldDiscardPile, HeraldRefresh)):
-        return _herald_problem(state, player, move)
-    if isinstance(move, Refresh):
-        if state.refresh_used:
-            return _("the display was already refreshed this turn")
-        if not refresh_allowed(state):
-            return _("the display has no three cards sharing an element or augmentation symbol")
-        return None
-    if isinstance(move, Finish):
-        return None if phase == BLAZON else _("you are not taking a Blazon action")
-    if isinstance(move, Discard):
-        if phase != END or len(player.hand) <= HAND_LIMIT:
-            return _("you discard only at the end of your turn, above 7 cards")
-        return None if move.card in player.hand else _not_in_hand(state, move.card)
-    if isinstance(move, EndTurn):
-        if phase != END:
-            return (
-                _("take an Acquire or a Blazon action first")
-                if phase == MAIN
-                else _("finish the Blazon action first")
-            )
-        if len(player.hand) > HAND_LIMIT:
-            return _(
-                "discard down to {limit} cards first ({held} in hand)",
-                limit=HAND_LIMIT, held=len(player.hand),
-            )  # fmt: skip
-        return None
-    if isinstance(move, Pass):
-        if phase != MAIN:
-            return _("you can pass only instead of your action")
-        if any(can_draw(state, d) for d in DECKS) or _placements(state, player, herald=False):
-            return _("you may pass only when no card can be drawn or placed")
-        return None
+    return _draw_problem(state, move.deck)
+
+
+def _exchange_check(state: BlazonState, player: PlayerState, move: Exchange) -> Text | None:
+    return _exchange_problem(state, move)
+
+
+def _keep_check(state: BlazonState, player: PlayerState, move: Keep) -> Text | None:
+    return None if state.phase == EXCHANGE else _("there are no drawn cards to keep")
+
+
+def _after_row_change(
+    check: Callable[[BlazonState, PlayerState, Any], Text | None],
+) -> Callable[[BlazonState, PlayerState, Any], Text | None]:
+    """``check``, once no row change is pending: only its covering placements are taken then."""
+
+    def checked(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
+        if state.pending_row:
+            return _pending_refusal(state, _pending_conflicts(state, player))
+        return check(state, player, move)
+
+    return checked
+
+
+def _refresh_check(state: BlazonState, player: PlayerState, move: Refresh) -> Text | None:
+    if state.refresh_used:
+        return _("the display was already refreshed this turn")
+    if not refresh_allowed(state):
+        return _("the display has no three cards sharing an element or augmentation symbol")
+    return None
+
+
+def _finish_check(state: BlazonState, player: PlayerState, move: Finish) -> Text | None:
+    return None if state.phase == BLAZON else _("you are not taking a Blazon action")
+
+
+def _discard_check(state: BlazonState, player: PlayerState, move: Discard) -> Text | None:
+    if state.phase != END or len(player.hand) <= HAND_LIMIT:
+        return _("you discard only at the end of your turn, above 7 cards")
+    return None if move.card in player.hand else _not_in_hand(state, move.card)
+
+
+def _end_turn_check(state: BlazonState, player: PlayerState, move: EndTurn) -> Text | None:
+    phase = state.phase
+    if phase != END:
+        return (
+            _("take an Acquire or a Blazon action first")
+            if phase == MAIN
+            else _("finish the Blazon action first")
+        )
+    if len(player.hand) > HAND_LIMIT:
+        return _(
+            "discard down to {limit} cards first ({held} in hand)",
+            limit=HAND_LIMIT, held=len(player.hand),
+        )  # fmt: skip
+    return None
+
+
+def _pass_check(state: BlazonState, player: PlayerState, move: Pass) -> Text | None:
+    if state.phase != MAIN:
+        return _("you can pass only instead of your action")
+    if any(can_draw(state, d) for d in DECKS) or _placements(state, player, herald=False):
+        return _("you may pass only when no card can be drawn or placed")
+    return None
+
+
+def _foreign_check(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
     return _("{move} is not a Blazon move", move=type(move).__name__)
+
+
+#: A move check: the steps that refuse the move before its own rules, and those rules.
+_Rule = tuple[frozenset[str], Callable[[BlazonState, PlayerState, Any], Text | None]]
+
+
+def _rule_of(kind: type[Move]) -> _Rule:
+    """The rule of a subclass of a Blazon move (its nearest Blazon base's), or of a move that
+    is no Blazon move (refused in words)."""
+    for base in kind.__mro__:
+        rule = _RULES.get(base)
+        if rule is not None:
+            return rule
+    return _FOREIGN
 
 
 def _draw_problem(state: BlazonState, deck: str) -> Text | None:
@@ -300,10 +389,30 @@ def _place_problem(state: BlazonState, player: PlayerState, move: Place) -> Text
         return _("alignment {align} must be top or bottom", align=repr(move.align))
     if not _affordable(tables, player, move.card, herald=move.herald):
         return _("the rest of your hand cannot pay for this card")
+    align = ALIGN_INDEX[move.align]
+    if not move.abate and not state.pending_row and plainly_fits(tables, player, move.card,
+                                                                 move.space, align):  # fmt: skip
+        return None
     return _placement_refusal(
-        state, player, card=move.card, space=move.space, align=ALIGNS.index(move.align),
+        state, player, card=move.card, space=move.space, align=align,
         herald=move.herald, abate=move.abate,
     )  # fmt: skip
+
+
+def plainly_fits(tables: Tables, player: PlayerState, card: int, space: int, align: int) -> bool:
+    """True when a placement that is not abated, with no row change pending, is legal without
+    a row change: the symbol rules allow it, it repeats no tincture and leaves its row in one
+    alignment. False says nothing: :func:`_placement_refusal` decides (and words the refusal).
+
+    This is the common placement, checked for every move a replay validates and for every
+    candidate ``legal_moves`` lists, in a few lookups instead of the full rules.
+    """
+    return (
+        (space, align) in tables.fit_sets[card]
+        and player.shield[space] != card
+        and repeated_tincture(player, tables, card, space) < 0
+        and row_shift(player, tables, space, align)[0]
+    )
 
 
 def _placement_refusal(
@@ -543,3 +652,25 @@ def display_refreshable(edition: str, display: tuple[int, ...]) -> bool:
     types = Counter(c.type for c in shown)
     augs = Counter(c.augmentation for c in shown)
     return max(types.values(), default=0) >= 3 or max(augs.values(), default=0) >= 3
+
+
+#: Each move class's rule (:func:`problem`).
+_RULES: dict[type[Move], _Rule] = {
+    PayCards: (_NONE, _pay_cards_check),
+    Pay: (_NONE, _pay_check),
+    Claim: (_DURING_CLAIM, _claim_check),
+    Draw: (_DURING_DRAW, _draw_check),
+    Exchange: (_DURING_EXCHANGE, _exchange_check),
+    Keep: (_DURING_EXCHANGE, _keep_check),
+    Place: (_DURING_TURN, _place_problem),
+    **dict.fromkeys(
+        (HeraldTake, HeraldDraw, HeraldDiscardPile, HeraldRefresh),
+        (_DURING_TURN, _after_row_change(_herald_problem)),
+    ),
+    Refresh: (_DURING_TURN, _after_row_change(_refresh_check)),
+    Finish: (_DURING_TURN, _after_row_change(_finish_check)),
+    Discard: (_DURING_TURN, _after_row_change(_discard_check)),
+    EndTurn: (_DURING_TURN, _after_row_change(_end_turn_check)),
+    Pass: (_DURING_TURN, _after_row_change(_pass_check)),
+}
+_FOREIGN: _Rule = (_DURING_TURN, _after_row_change(_foreign_check))
