@@ -4,9 +4,8 @@ action, the free refresh, drawing and exchanging."""
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.blazon.cards import (
@@ -185,7 +184,7 @@ def refresh_allowed(state: BlazonState) -> bool:
     """Three display cards share an element type or an augmentation symbol."""
     if state.phase not in HERALD_PHASES:
         return False
-    return display_refreshable(state.edition, tuple(state.display))
+    return display_refreshable(state.edition, state.display)
 
 
 def problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
@@ -644,14 +643,27 @@ def _claimable(state: BlazonState) -> tuple[str, ...]:
     return tuple(distinction_name(d, state.edition) for d in state.claimable)
 
 
-@functools.lru_cache(maxsize=4096)
-def display_refreshable(edition: str, display: tuple[int, ...]) -> bool:
-    """Three display cards share an element type or an augmentation symbol (wild included)."""
-    cards = EDITIONS[edition].cards
-    shown = [cards[n] for n in display if n]
-    types = Counter(c.type for c in shown)
-    augs = Counter(c.augmentation for c in shown)
-    return max(types.values(), default=0) >= 3 or max(augs.values(), default=0) >= 3
+#: Symbol counters (``Tables.symbol_counters``) hold up to 15 in 4 bits: adding 5 to each sets
+#: its top bit exactly when it holds 3 or more, for a display of up to 10 cards.
+_PLUS_FIVE = sum(5 << 4 * i for i in range(16))
+_TOP_BITS = sum(8 << 4 * i for i in range(16))
+
+
+def display_refreshable(edition: str, display: Sequence[int]) -> bool:
+    """Three display cards share an element type or an augmentation symbol (wild included).
+
+    Asked at every end step and by ``legal_moves``, for a display that changes with most
+    exchanges (so a cache by display seldom hits): each card's symbols are counters packed in
+    one int, summed, and every counter tested for 3 at once.
+    """
+    if len(display) > 10:  # more than the counters hold: count them one by one
+        cards = EDITIONS[edition].cards
+        shown = [cards[n] for n in display if n]
+        types = Counter(c.type for c in shown)
+        augs = Counter(c.augmentation for c in shown)
+        return max(types.values(), default=0) >= 3 or max(augs.values(), default=0) >= 3
+    total = sum(map(TABLES[edition].symbol_counters.__getitem__, display))
+    return bool((total + _PLUS_FIVE) & _TOP_BITS)
 
 
 #: Each move class's rule (:func:`problem`).

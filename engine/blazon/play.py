@@ -287,8 +287,7 @@ def _settle(state: BlazonState) -> None:
         player = state.players[state.turn]
         # herald_ready and refresh_allowed in the end step
         free = (player.heralds > 0 and not state.herald_used) or (
-            not state.refresh_used
-            and legality.display_refreshable(state.edition, tuple(state.display))
+            not state.refresh_used and legality.display_refreshable(state.edition, state.display)
         )
         if not free and len(player.hand) <= HAND_LIMIT:
             _note(state, "turn", _turn_over_text(state.turn), {})
@@ -447,12 +446,11 @@ def claimable(state: BlazonState, seat: int) -> list[str]:
         return []
     by_id = tables.edition.distinction_by_id
     count = len(state.players)
-    open_cards = [
+    return [
         ident
         for ident, taken in zip(state.distinctions, state.awards, strict=True)
-        if seat not in taken and len(taken) < len(by_id[ident].awards(count))
+        if ident in met and seat not in taken and len(taken) < len(by_id[ident].awards(count))
     ]
-    return [ident for ident in open_cards if ident in met]
 
 
 def _claim(state: BlazonState, seat: int, ident: str) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from engine.blazon.cards import (
     AUGMENTATIONS,
     EDITIONS,
+    TYPES,
     WILD,
     WILD_TINCTURE_SYMBOL,
     Board,
@@ -66,6 +67,9 @@ class Tables:
     # card → frozenset of the (space, align) it may go to by the symbol rules alone (category,
     # symbol, the cadency space's single alignment): the common placement's check in one test
     fit_sets: tuple[frozenset[tuple[int, int]], ...]
+    # card → its element type and augmentation symbol as 4-bit counters of one int (0 for no
+    # card): summed over the display they count each symbol at once (display_refreshable)
+    symbol_counters: tuple[int, ...]
 
 
 def build_tables(edition: Edition) -> Tables:
@@ -96,6 +100,12 @@ def build_tables(edition: Edition) -> Tables:
     )
     aligns_of = [(s.index, a) for s in board.spaces for a in ((0, 1) if s.row else (0,))]
     fit_spots = {c: tuple(sa for sa in aligns_of if fits[c, sa[0], sa[1]]) for c in edition.cards}
+    symbols = (*TYPES, *AUGMENTATIONS, WILD)
+    counters = [0] * (top + 1)
+    for number, card in edition.cards.items():
+        counters[number] = (1 << 4 * symbols.index(card.type)) + (
+            1 << 4 * symbols.index(card.augmentation)
+        )
     tincture_names = [""] * (top + 1)
     fit_sets: list[frozenset[tuple[int, int]]] = [frozenset()] * (top + 1)
     for number, card in edition.cards.items():
@@ -108,6 +118,7 @@ def build_tables(edition: Edition) -> Tables:
         kind_spots={c: tuple(sa for sa in aligns_of if same_kind[c, sa[0], sa[1]]) for c in edition.cards},
         tincture_names=tuple(tincture_names),
         fit_sets=tuple(fit_sets),
+        symbol_counters=tuple(counters),
     )  # fmt: skip
 
 
