@@ -113,13 +113,22 @@ class BlazonGame(Game[BlazonState]):
                     seat=Seat(seat), waiting=Seat(state.turn),
                 )
             )  # fmt: skip
-        problem = legality.problem(state, state.players[seat], move)
+        # legality.problem, its dispatch written out: replay checks every move through here
+        kind = type(move)
+        refused_in, rule = legality.RULES.get(kind) or legality.rule_of(kind)
+        phase = state.phase
+        if phase in refused_in:
+            raise IllegalMove(legality.STEP_REFUSALS[phase](state))
+        problem = rule(state, state.players[seat], move)
         if problem is not None:
             raise IllegalMove(problem)
 
     # -- playing ------------------------------------------------------------------------------
     def play(self, state: BlazonState, seat: int, move: Move) -> None:
-        play.carry_out(state, seat, move)
+        # play.carry_out, written out: replay plays every move through here
+        kind = type(move)
+        (play.PLAYS.get(kind) or play.play_of(kind))(state, seat, move)
+        play.settle(state)
 
     def shuffle_unseen(self, state: BlazonState) -> None:
         """Shuffle each deck again, but for the redrawn starting-hand cards a seat saw go to its

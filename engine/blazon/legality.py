@@ -34,9 +34,9 @@ from engine.blazon.shield import (
     Tables,
     can_finish_row_change,
     placement_problem,
-    repeated_tincture,
     row_conflicts,
     row_shift,
+    tincture_clash,
 )
 from engine.blazon.state import (
     ALIGNS,
@@ -192,15 +192,15 @@ def problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
 
     The refusals come in a fixed order: a move of another step than the one the turn is in is
     refused for that step first (paying, claiming, the second draw, the exchange), then the
-    move's own rules apply. Each move class's rule is found by its type in :data:`_RULES` (a
+    move's own rules apply. Each move class's rule is found by its type in :data:`RULES` (a
     replay checks every move, and one dict lookup beats testing the classes in turn).
     """
     kind = type(move)
-    rule = _RULES.get(kind) or _rule_of(kind)
+    rule = RULES.get(kind) or rule_of(kind)
     refused_in, check = rule
     phase = state.phase
     if phase in refused_in:
-        return _STEP_REFUSALS[phase](state)
+        return STEP_REFUSALS[phase](state)
     return check(state, player, move)
 
 
@@ -221,7 +221,7 @@ def _exchanging_refusal(state: BlazonState) -> Text:
 
 
 #: The refusal of a move made in a step that does not take it, by step.
-_STEP_REFUSALS: dict[str, Callable[[BlazonState], Text]] = {
+STEP_REFUSALS: dict[str, Callable[[BlazonState], Text]] = {
     PAY: _paying_refusal,
     CLAIM: _claiming_refusal,
     DRAW: _drawing_refusal,
@@ -263,10 +263,6 @@ def _draw_check(state: BlazonState, player: PlayerState, move: Draw) -> Text | N
         # An Acquire action would leave no placement to finish the row change with.
         return _pending_refusal(state, _pending_conflicts(state, player))
     return _draw_problem(state, move.deck)
-
-
-def _exchange_check(state: BlazonState, player: PlayerState, move: Exchange) -> Text | None:
-    return _exchange_problem(state, move)
 
 
 def _keep_check(state: BlazonState, player: PlayerState, move: Keep) -> Text | None:
@@ -333,14 +329,14 @@ def _foreign_check(state: BlazonState, player: PlayerState, move: Move) -> Text 
 
 
 #: A move check: the steps that refuse the move before its own rules, and those rules.
-_Rule = tuple[frozenset[str], Callable[[BlazonState, PlayerState, Any], Text | None]]
+Rule = tuple[frozenset[str], Callable[[BlazonState, PlayerState, Any], Text | None]]
 
 
-def _rule_of(kind: type[Move]) -> _Rule:
+def rule_of(kind: type[Move]) -> Rule:
     """The rule of a subclass of a Blazon move (its nearest Blazon base's), or of a move that
     is no Blazon move (refused in words)."""
     for base in kind.__mro__:
-        rule = _RULES.get(base)
+        rule = RULES.get(base)
         if rule is not None:
             return rule
     return _FOREIGN
@@ -351,12 +347,12 @@ def _draw_problem(state: BlazonState, deck: str) -> Text | None:
         return _("there is no {deck} deck: draw from tincture or device", deck=repr(deck))
     if state.phase not in (MAIN, DRAW):
         return _("you draw only as your Acquire action, at the start of the turn")
-    if not can_draw(state, deck):
+    if not (state.decks[deck] or state.discards[deck]):  # can_draw
         return _("{deck} and its discard pile are both empty", deck=DECK_NAMES[deck])
     return None
 
 
-def _exchange_problem(state: BlazonState, move: Exchange) -> Text | None:
+def _exchange_problem(state: BlazonState, player: PlayerState, move: Exchange) -> Text | None:
     if state.phase != EXCHANGE:
         return _("you exchange only the cards drawn by an Acquire action")
     if move.card not in state.drawn:
@@ -409,7 +405,10 @@ def plainly_fits(tables: Tables, player: PlayerState, card: int, space: int, ali
     return (
         (space, align) in tables.fit_sets[card]
         and player.shield[space] != card
-        and repeated_tincture(player, tables, card, space) < 0
+        and (
+            not tables.tincture_names[card]
+            or tincture_clash(tables, player.shield, card, space) < 0
+        )
         and row_shift(player, tables, space, align)[0]
     )
 
@@ -527,6 +526,8 @@ def _pay_problem(state: BlazonState, player: PlayerState, card: int) -> Text | N
 def payment_order(edition: str, cards: tuple[int, ...]) -> list[int]:
     """The order ``pay_cards`` discards its cards in: the smallest prestige first (then by
     number), so the largest, the one that completes the payment, goes last (on top)."""
+    if len(cards) < 2:  # most payments are one card
+        return list(cards)
     prestige = TABLES[edition].prestige
     return sorted(cards, key=lambda n: (prestige[n], n))
 
@@ -568,11 +569,11 @@ def _pay_cards_problem(
     for card in cards:
         if card not in player.hand:
             return _not_in_hand(state, card)
-    prestige = TABLES[state.edition].prestige
-    total = sum(prestige[n] for n in cards)
+    worth = TABLES[state.edition].prestige.__getitem__
+    total = sum(map(worth, cards))
     if total < state.pay_due:
         return _("these cards are worth {total}: {due} is due", total=total, due=state.pay_due)
-    if total - max(prestige[n] for n in cards) >= state.pay_due:
+    if total - max(map(worth, cards)) >= state.pay_due:
         return _(
             "these cards are worth {total} and {due} is due: leave out a card that is not needed",
             total=total, due=state.pay_due,
@@ -667,12 +668,12 @@ def display_refreshable(edition: str, display: Sequence[int]) -> bool:
 
 
 #: Each move class's rule (:func:`problem`).
-_RULES: dict[type[Move], _Rule] = {
+RULES: dict[type[Move], Rule] = {
     PayCards: (_NONE, _pay_cards_check),
     Pay: (_NONE, _pay_check),
     Claim: (_DURING_CLAIM, _claim_check),
     Draw: (_DURING_DRAW, _draw_check),
-    Exchange: (_DURING_EXCHANGE, _exchange_check),
+    Exchange: (_DURING_EXCHANGE, _exchange_problem),
     Keep: (_DURING_EXCHANGE, _keep_check),
     Place: (_DURING_TURN, _place_problem),
     **dict.fromkeys(
@@ -685,4 +686,4 @@ _RULES: dict[type[Move], _Rule] = {
     EndTurn: (_DURING_TURN, _after_row_change(_end_turn_check)),
     Pass: (_DURING_TURN, _after_row_change(_pass_check)),
 }
-_FOREIGN: _Rule = (_DURING_TURN, _after_row_change(_foreign_check))
+_FOREIGN: Rule = (_DURING_TURN, _after_row_change(_foreign_check))

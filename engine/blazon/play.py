@@ -133,9 +133,9 @@ def deal_starting_hand(state: BlazonState, tables: Tables, seat: int) -> None:
 def carry_out(state: BlazonState, seat: int, move: Move) -> None:
     """Carry out a validated move, then skip the steps that offer no choice."""
     kind = type(move)
-    play = _PLAYS.get(kind) or _play_of(kind)
+    play = PLAYS.get(kind) or play_of(kind)
     play(state, seat, move)
-    _settle(state)
+    settle(state)
 
 
 def _keep(state: BlazonState, seat: int, move: Keep) -> None:
@@ -271,7 +271,7 @@ def _play_pay(state: BlazonState, player: PlayerState, card: int) -> None:
         state.phase = state.after_pay
 
 
-def _settle(state: BlazonState) -> None:
+def settle(state: BlazonState) -> None:
     """Skip steps that offer no choice (a second draw from nothing, an empty end step)."""
     # Runs after every move: the tests are written out (no generators, no helper calls).
     phase = state.phase
@@ -290,7 +290,7 @@ def _settle(state: BlazonState) -> None:
             not state.refresh_used and legality.display_refreshable(state.edition, state.display)
         )
         if not free and len(player.hand) <= HAND_LIMIT:
-            _note(state, "turn", _turn_over_text(state.turn), {})
+            state.effects.append(Effect.noted("turn", _turn_over_text(state.turn), {}, None))
             _end_turn(state, state.turn)
 
 
@@ -299,7 +299,8 @@ def _draw_card(state: BlazonState, deck: str, seat: int) -> int:
     if not state.decks[deck]:
         _reshuffle_if_empty(state, deck)
     card = state.decks[deck].pop()
-    _note(state, "chance", _draws_text(seat, deck), {"card": card}, [seat])
+    # _note written out (a draw is a quarter of the moves)
+    state.effects.append(Effect.noted("chance", _draws_text(seat, deck), {"card": card}, [seat]))
     return card
 
 
@@ -509,7 +510,7 @@ def distinctions_met(tables: Tables, shield: tuple[int, ...]) -> frozenset[str]:
 
 
 #: How each move class is carried out (:func:`carry_out`): one lookup by the move's type.
-_PLAYS: dict[type[Move], Callable[[BlazonState, int, Any], None]] = {
+PLAYS: dict[type[Move], Callable[[BlazonState, int, Any], None]] = {
     Draw: _play_draw,
     Exchange: _play_exchange,
     Keep: _keep,
@@ -524,11 +525,11 @@ _PLAYS: dict[type[Move], Callable[[BlazonState, int, Any], None]] = {
 }
 
 
-def _play_of(kind: type[Move]) -> Callable[[BlazonState, int, Any], None]:
+def play_of(kind: type[Move]) -> Callable[[BlazonState, int, Any], None]:
     """How a subclass of a Blazon move is carried out (its nearest Blazon base's); the free
     actions (refresh, herald) otherwise."""
     for base in kind.__mro__:
-        play = _PLAYS.get(base)
+        play = PLAYS.get(base)
         if play is not None:
             return play
     return _play_free_action

@@ -175,10 +175,11 @@ def row_conflicts(player: PlayerState, tables: Tables, space: int, align: int) -
 
 def repeated_tincture(player: PlayerState, tables: Tables, card: int, space: int) -> int:
     """The space of an identical tincture that forbids ``card`` on ``space``, or -1."""
-    return _tincture_clash(tables, player.shield, card, space)
+    return tincture_clash(tables, player.shield, card, space)
 
 
-def _tincture_clash(tables: Tables, shield: Sequence[int], card: int, space: int) -> int:
+def tincture_clash(tables: Tables, shield: Sequence[int], card: int, space: int) -> int:
+    """:func:`repeated_tincture` for the cards on ``shield`` (the card number on each space)."""
     name = tables.tincture_names[card]
     if not name:  # a device: the rule is about tinctures only
         return -1
@@ -251,7 +252,7 @@ def _covers(
     space, later = conflicts[0], conflicts[1:]
     ways = []
     for i, card in enumerate(hand):
-        if not tables.fits[card, space, align] or _tincture_clash(tables, shield, card, space) >= 0:
+        if not tables.fits[card, space, align] or tincture_clash(tables, shield, card, space) >= 0:
             continue
         after = (*shield[:space], card, *shield[space + 1 :])
         rest = hand[:i] + hand[i + 1 :]
