@@ -63,6 +63,7 @@ from engine.core.moves import Move
 from engine.core.text import Text, _
 
 HERALD_PHASES = (MAIN, BLAZON, END)
+_DRAW_PHASES = (MAIN, DRAW)
 SLOT_DECK = ("device",) * len(DEVICE_SLOTS) + ("tincture",) * len(TINCTURE_SLOTS)
 #: An alignment's index by its word (``ALIGNS.index`` as one lookup).
 ALIGN_INDEX = {word: index for index, word in enumerate(ALIGNS)}
@@ -262,7 +263,14 @@ def _draw_check(state: BlazonState, player: PlayerState, move: Draw) -> Text | N
     if state.pending_row:
         # An Acquire action would leave no placement to finish the row change with.
         return _pending_refusal(state, _pending_conflicts(state, player))
-    return _draw_problem(state, move.deck)
+    deck = move.deck
+    if (
+        state.phase in _DRAW_PHASES
+        and deck in DECKS
+        and (state.decks[deck] or state.discards[deck])
+    ):
+        return None  # the common, legal draw, without _draw_problem's call
+    return _draw_problem(state, deck)
 
 
 def _keep_check(state: BlazonState, player: PlayerState, move: Keep) -> Text | None:

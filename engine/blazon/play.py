@@ -97,6 +97,11 @@ def _display_text(edition: str, slot: int, card: int) -> Text:
 
 
 @functools.cache
+def _refreshes_text(seat: int) -> Text:
+    return _("{seat} refreshes the display", seat=Seat(seat))
+
+
+@functools.cache
 def _turn_over_text(seat: int) -> Text:
     return _("{seat} has nothing left to do: the turn ends", seat=Seat(seat))
 
@@ -181,7 +186,7 @@ def _play_free_action(state: BlazonState, seat: int, move: Move) -> None:
     player = state.players[seat]
     if isinstance(move, Refresh):
         state.refresh_used = True
-        _refresh_display(state, _("{seat} refreshes the display", seat=Seat(seat)))
+        _refresh_display(state, _refreshes_text(seat))
         return
     state.herald_used = True
     player.heralds -= 1
@@ -373,10 +378,12 @@ def refill_display(state: BlazonState) -> None:
 
 def _refresh_display(state: BlazonState, text: Text) -> None:
     state.note("refresh", text)
-    for slot, card in enumerate(state.display):
+    display, discards = state.display, state.discards
+    category = TABLES[state.edition].category
+    for slot, card in enumerate(display):
         if card:
-            _discard(state, card)
-            state.display[slot] = 0
+            discards[category[card]].append(card)  # _discard
+            display[slot] = 0
     refill_display(state)
 
 
@@ -445,13 +452,21 @@ def claimable(state: BlazonState, seat: int) -> list[str]:
     met = distinctions_met(tables, tuple(state.players[seat].shield))
     if not met:
         return []
-    by_id = tables.edition.distinction_by_id
-    count = len(state.players)
+    spaces = _award_spaces(state.edition, len(state.players))
     return [
         ident
         for ident, taken in zip(state.distinctions, state.awards, strict=True)
-        if ident in met and seat not in taken and len(taken) < len(by_id[ident].awards(count))
+        if ident in met and seat not in taken and len(taken) < spaces[ident]
     ]
+
+
+@functools.cache
+def _award_spaces(edition: str, players: int) -> dict[str, int]:
+    """How many award spaces each distinction of ``edition`` has for this number of players."""
+    return {
+        ident: len(distinction.awards(players))
+        for ident, distinction in EDITIONS[edition].distinction_by_id.items()
+    }
 
 
 def _claim(state: BlazonState, seat: int, ident: str) -> None:
