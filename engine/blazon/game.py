@@ -13,6 +13,7 @@ words; ``shield`` holds the pure rules of the Shield board.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.blazon import legality, play, scoring, views
@@ -28,6 +29,12 @@ from engine.core.moves import Move
 from engine.core.options import Option
 from engine.core.rng import Rng
 from engine.core.text import Seat, Text, _
+
+
+@functools.cache
+def _deck_cards(edition: str, deck: str) -> tuple[int, ...]:
+    """The numbers of an edition's cards of one deck, in increasing order (before shuffling)."""
+    return tuple(sorted(n for n, c in EDITIONS[edition].cards.items() if c.category == deck))
 
 
 class BlazonGame(Game[BlazonState]):
@@ -53,11 +60,7 @@ class BlazonGame(Game[BlazonState]):
     # -- setup --------------------------------------------------------------------------------
     def setup(self, players: int, options: dict[str, Any], edition: str, rng: Rng) -> BlazonState:
         tables = TABLES[edition]
-        cards = tables.edition.cards
-        decks = {
-            deck: rng.shuffled(sorted(n for n, c in cards.items() if c.category == deck))
-            for deck in DECKS
-        }
+        decks = {deck: rng.shuffled(_deck_cards(edition, deck)) for deck in DECKS}
         # Each category is shuffled and its bottom card (index 0: tops are at the end) is used.
         chosen = [
             rng.shuffled(tables.edition.distinctions[c])[0].id for c in DISTINCTION_CATEGORIES
@@ -113,13 +116,22 @@ class BlazonGame(Game[BlazonState]):
                     seat=Seat(seat), waiting=Seat(state.turn),
                 )
             )  # fmt: skip
-        problem = legality.problem(state, state.players[seat], move)
+        # legality.problem, its dispatch written out: replay checks every move through here
+        kind = type(move)
+        refused_in, rule = legality.RULES.get(kind) or legality.rule_of(kind)
+        phase = state.phase
+        if phase in refused_in:
+            raise IllegalMove(legality.STEP_REFUSALS[phase](state))
+        problem = rule(state, state.players[seat], move)
         if problem is not None:
             raise IllegalMove(problem)
 
     # -- playing ------------------------------------------------------------------------------
     def play(self, state: BlazonState, seat: int, move: Move) -> None:
-        play.carry_out(state, seat, move)
+        # play.carry_out, written out: replay plays every move through here
+        kind = type(move)
+        (play.PLAYS.get(kind) or play.play_of(kind))(state, seat, move)
+        play.settle(state)
 
     def shuffle_unseen(self, state: BlazonState) -> None:
         """Shuffle each deck again, but for the redrawn starting-hand cards a seat saw go to its

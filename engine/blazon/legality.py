@@ -4,8 +4,9 @@ action, the free refresh, drawing and exchanging."""
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine.blazon.cards import (
     EDITIONS,
@@ -34,6 +35,8 @@ from engine.blazon.shield import (
     can_finish_row_change,
     placement_problem,
     row_conflicts,
+    row_shift,
+    tincture_clash,
 )
 from engine.blazon.state import (
     ALIGNS,
@@ -60,7 +63,10 @@ from engine.core.moves import Move
 from engine.core.text import Text, _
 
 HERALD_PHASES = (MAIN, BLAZON, END)
+_DRAW_PHASES = (MAIN, DRAW)
 SLOT_DECK = ("device",) * len(DEVICE_SLOTS) + ("tincture",) * len(TINCTURE_SLOTS)
+#: An alignment's index by its word (``ALIGNS.index`` as one lookup).
+ALIGN_INDEX = {word: index for index, word in enumerate(ALIGNS)}
 
 
 #: From this engine version a Herald placement may start a row change (BZ-E5).
@@ -123,19 +129,26 @@ def _placements(state: BlazonState, player: PlayerState, *, herald: bool) -> lis
     """Every legal placement; candidates come from the precomputed spots of each card."""
     tables = TABLES[state.edition]
     found: list[Move] = []
-    abating = state.abatement_rule and player.abatement and not state.pending_row
+    pending = state.pending_row
+    abating = state.abatement_rule and player.abatement and not pending
     for card in player.hand:
         if not _affordable(tables, player, card, herald=herald):
             continue
-        spots = [(sa, False) for sa in tables.fit_spots[card]]
+        for space, align in tables.fit_spots[card]:
+            if (not pending and plainly_fits(tables, player, card, space, align)) or (
+                _placement_refusal(
+                    state, player, card=card, space=space, align=align, herald=herald,
+                    abate=False,
+                ) is None
+            ):  # fmt: skip
+                found.append(Place(card, space, ALIGNS[align], herald, False))
         if abating:
-            spots += [(sa, True) for sa in tables.kind_spots[card]]
-        for (space, align), abate in spots:
-            problem = _placement_refusal(
-                state, player, card=card, space=space, align=align, herald=herald, abate=abate
-            )
-            if problem is None:
-                found.append(Place(card, space, ALIGNS[align], herald, abate))
+            for space, align in tables.kind_spots[card]:
+                problem = _placement_refusal(
+                    state, player, card=card, space=space, align=align, herald=herald, abate=True
+                )
+                if problem is None:
+                    found.append(Place(card, space, ALIGNS[align], herald, True))
     return found
 
 
@@ -153,8 +166,9 @@ def _affordable(tables: Tables, player: PlayerState, card: int, *, herald: bool)
     """The rest of the hand can pay for ``card`` (1 with the Herald action)."""
     if herald:
         return len(player.hand) >= 2
-    rest = sum(tables.prestige[n] for n in player.hand) - tables.prestige[card]
-    return rest >= tables.prestige[card]
+    prestige = tables.prestige
+    rest = sum(map(prestige.__getitem__, player.hand)) - prestige[card]
+    return rest >= prestige[card]
 
 
 def can_draw(state: BlazonState, deck: str) -> bool:
@@ -171,91 +185,169 @@ def refresh_allowed(state: BlazonState) -> bool:
     """Three display cards share an element type or an augmentation symbol."""
     if state.phase not in HERALD_PHASES:
         return False
-    return display_refreshable(state.edition, tuple(state.display))
+    return display_refreshable(state.edition, state.display)
 
 
 def problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
-    """Why ``move`` is refused now, or None. Every branch matches ``legal_moves``."""
+    """Why ``move`` is refused now, or None. Every branch matches ``legal_moves``.
+
+    The refusals come in a fixed order: a move of another step than the one the turn is in is
+    refused for that step first (paying, claiming, the second draw, the exchange), then the
+    move's own rules apply. Each move class's rule is found by its type in :data:`RULES` (a
+    replay checks every move, and one dict lookup beats testing the classes in turn).
+    """
+    kind = type(move)
+    rule = RULES.get(kind) or rule_of(kind)
+    refused_in, check = rule
     phase = state.phase
-    if isinstance(move, PayCards):
-        return _pay_cards_problem(state, player, move.cards)
-    if isinstance(move, Pay):
-        if phase != PAY:
-            return _("there is nothing to pay for now")
-        return _pay_problem(state, player, move.card)
-    if phase == PAY:
-        return _("first finish paying: {due} more prestige of cards to discard", due=state.pay_due)
-    if isinstance(move, Claim):
-        if phase != CLAIM:
-            return _("distinctions are claimed at the end of the turn")
-        if move.distinction not in state.claimable:
-            return _(
-                "you cannot claim {distinction}: claimable are {claimable}",
-                distinction=distinction_name(move.distinction, state.edition)
-                if move.distinction in EDITIONS[state.edition].distinction_by_id
-                else repr(move.distinction),
-                claimable=_claimable(state),
-            )  # fmt: skip
-        return None
-    if phase == CLAIM:
-        return _("choose the distinction to claim: {claimable}", claimable=_claimable(state))
-    if isinstance(move, Draw):
-        if state.pending_row:
-            # An Acquire action would leave no placement to finish the row change with.
-            return _pending_refusal(state, _pending_conflicts(state, player))
-        return _draw_problem(state, move.deck)
-    if phase == DRAW:
-        return _("draw your second card first")
-    if isinstance(move, Exchange):
-        return _exchange_problem(state, move)
-    if isinstance(move, Keep):
-        return None if phase == EXCHANGE else _("there are no drawn cards to keep")
-    if phase == EXCHANGE:
-        return _("exchange a drawn card or keep them")
-    return _turn_problem(state, player, move)
+    if phase in refused_in:
+        return STEP_REFUSALS[phase](state)
+    return check(state, player, move)
 
 
-def _turn_problem(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
-    """Moves of the phases main, blazon and end."""
-    phase = state.phase
-    if isinstance(move, Place):
-        return _place_problem(state, player, move)
+def _paying_refusal(state: BlazonState) -> Text:
+    return _("first finish paying: {due} more prestige of cards to discard", due=state.pay_due)
+
+
+def _claiming_refusal(state: BlazonState) -> Text:
+    return _("choose the distinction to claim: {claimable}", claimable=_claimable(state))
+
+
+def _drawing_refusal(state: BlazonState) -> Text:
+    return _("draw your second card first")
+
+
+def _exchanging_refusal(state: BlazonState) -> Text:
+    return _("exchange a drawn card or keep them")
+
+
+#: The refusal of a move made in a step that does not take it, by step.
+STEP_REFUSALS: dict[str, Callable[[BlazonState], Text]] = {
+    PAY: _paying_refusal,
+    CLAIM: _claiming_refusal,
+    DRAW: _drawing_refusal,
+    EXCHANGE: _exchanging_refusal,
+}
+_NONE: frozenset[str] = frozenset()
+_DURING_CLAIM = frozenset({PAY})
+_DURING_DRAW = frozenset({PAY, CLAIM})
+_DURING_EXCHANGE = frozenset({PAY, CLAIM, DRAW})
+_DURING_TURN = frozenset({PAY, CLAIM, DRAW, EXCHANGE})
+
+
+def _pay_cards_check(state: BlazonState, player: PlayerState, move: PayCards) -> Text | None:
+    return _pay_cards_problem(state, player, move.cards)
+
+
+def _pay_check(state: BlazonState, player: PlayerState, move: Pay) -> Text | None:
+    if state.phase != PAY:
+        return _("there is nothing to pay for now")
+    return _pay_problem(state, player, move.card)
+
+
+def _claim_check(state: BlazonState, player: PlayerState, move: Claim) -> Text | None:
+    if state.phase != CLAIM:
+        return _("distinctions are claimed at the end of the turn")
+    if move.distinction not in state.claimable:
+        return _(
+            "you cannot claim {distinction}: claimable are {claimable}",
+            distinction=distinction_name(move.distinction, state.edition)
+            if move.distinction in EDITIONS[state.edition].distinction_by_id
+            else repr(move.distinction),
+            claimable=_claimable(state),
+        )  # fmt: skip
+    return None
+
+
+def _draw_check(state: BlazonState, player: PlayerState, move: Draw) -> Text | None:
     if state.pending_row:
+        # An Acquire action would leave no placement to finish the row change with.
         return _pending_refusal(state, _pending_conflicts(state, player))
-    if isinstance(move, (HeraldTake, HeraldDraw, HeraldDiscardPile, HeraldRefresh)):
-        return _herald_problem(state, player, move)
-    if isinstance(move, Refresh):
-        if state.refresh_used:
-            return _("the display was already refreshed this turn")
-        if not refresh_allowed(state):
-            return _("the display has no three cards sharing an element or augmentation symbol")
-        return None
-    if isinstance(move, Finish):
-        return None if phase == BLAZON else _("you are not taking a Blazon action")
-    if isinstance(move, Discard):
-        if phase != END or len(player.hand) <= HAND_LIMIT:
-            return _("you discard only at the end of your turn, above 7 cards")
-        return None if move.card in player.hand else _not_in_hand(state, move.card)
-    if isinstance(move, EndTurn):
-        if phase != END:
-            return (
-                _("take an Acquire or a Blazon action first")
-                if phase == MAIN
-                else _("finish the Blazon action first")
-            )
-        if len(player.hand) > HAND_LIMIT:
-            return _(
-                "discard down to {limit} cards first ({held} in hand)",
-                limit=HAND_LIMIT, held=len(player.hand),
-            )  # fmt: skip
-        return None
-    if isinstance(move, Pass):
-        if phase != MAIN:
-            return _("you can pass only instead of your action")
-        if any(can_draw(state, d) for d in DECKS) or _placements(state, player, herald=False):
-            return _("you may pass only when no card can be drawn or placed")
-        return None
+    deck = move.deck
+    if (
+        state.phase in _DRAW_PHASES
+        and deck in DECKS
+        and (state.decks[deck] or state.discards[deck])
+    ):
+        return None  # the common, legal draw, without _draw_problem's call
+    return _draw_problem(state, deck)
+
+
+def _keep_check(state: BlazonState, player: PlayerState, move: Keep) -> Text | None:
+    return None if state.phase == EXCHANGE else _("there are no drawn cards to keep")
+
+
+def _after_row_change(
+    check: Callable[[BlazonState, PlayerState, Any], Text | None],
+) -> Callable[[BlazonState, PlayerState, Any], Text | None]:
+    """``check``, once no row change is pending: only its covering placements are taken then."""
+
+    def checked(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
+        if state.pending_row:
+            return _pending_refusal(state, _pending_conflicts(state, player))
+        return check(state, player, move)
+
+    return checked
+
+
+def _refresh_check(state: BlazonState, player: PlayerState, move: Refresh) -> Text | None:
+    if state.refresh_used:
+        return _("the display was already refreshed this turn")
+    if not refresh_allowed(state):
+        return _("the display has no three cards sharing an element or augmentation symbol")
+    return None
+
+
+def _finish_check(state: BlazonState, player: PlayerState, move: Finish) -> Text | None:
+    return None if state.phase == BLAZON else _("you are not taking a Blazon action")
+
+
+def _discard_check(state: BlazonState, player: PlayerState, move: Discard) -> Text | None:
+    if state.phase != END or len(player.hand) <= HAND_LIMIT:
+        return _("you discard only at the end of your turn, above 7 cards")
+    return None if move.card in player.hand else _not_in_hand(state, move.card)
+
+
+def _end_turn_check(state: BlazonState, player: PlayerState, move: EndTurn) -> Text | None:
+    phase = state.phase
+    if phase != END:
+        return (
+            _("take an Acquire or a Blazon action first")
+            if phase == MAIN
+            else _("finish the Blazon action first")
+        )
+    if len(player.hand) > HAND_LIMIT:
+        return _(
+            "discard down to {limit} cards first ({held} in hand)",
+            limit=HAND_LIMIT, held=len(player.hand),
+        )  # fmt: skip
+    return None
+
+
+def _pass_check(state: BlazonState, player: PlayerState, move: Pass) -> Text | None:
+    if state.phase != MAIN:
+        return _("you can pass only instead of your action")
+    if any(can_draw(state, d) for d in DECKS) or _placements(state, player, herald=False):
+        return _("you may pass only when no card can be drawn or placed")
+    return None
+
+
+def _foreign_check(state: BlazonState, player: PlayerState, move: Move) -> Text | None:
     return _("{move} is not a Blazon move", move=type(move).__name__)
+
+
+#: A move check: the steps that refuse the move before its own rules, and those rules.
+Rule = tuple[frozenset[str], Callable[[BlazonState, PlayerState, Any], Text | None]]
+
+
+def rule_of(kind: type[Move]) -> Rule:
+    """The rule of a subclass of a Blazon move (its nearest Blazon base's), or of a move that
+    is no Blazon move (refused in words)."""
+    for base in kind.__mro__:
+        rule = RULES.get(base)
+        if rule is not None:
+            return rule
+    return _FOREIGN
 
 
 def _draw_problem(state: BlazonState, deck: str) -> Text | None:
@@ -263,12 +355,12 @@ def _draw_problem(state: BlazonState, deck: str) -> Text | None:
         return _("there is no {deck} deck: draw from tincture or device", deck=repr(deck))
     if state.phase not in (MAIN, DRAW):
         return _("you draw only as your Acquire action, at the start of the turn")
-    if not can_draw(state, deck):
+    if not (state.decks[deck] or state.discards[deck]):  # can_draw
         return _("{deck} and its discard pile are both empty", deck=DECK_NAMES[deck])
     return None
 
 
-def _exchange_problem(state: BlazonState, move: Exchange) -> Text | None:
+def _exchange_problem(state: BlazonState, player: PlayerState, move: Exchange) -> Text | None:
     if state.phase != EXCHANGE:
         return _("you exchange only the cards drawn by an Acquire action")
     if move.card not in state.drawn:
@@ -300,10 +392,33 @@ def _place_problem(state: BlazonState, player: PlayerState, move: Place) -> Text
         return _("alignment {align} must be top or bottom", align=repr(move.align))
     if not _affordable(tables, player, move.card, herald=move.herald):
         return _("the rest of your hand cannot pay for this card")
+    align = ALIGN_INDEX[move.align]
+    if not move.abate and not state.pending_row and plainly_fits(tables, player, move.card,
+                                                                 move.space, align):  # fmt: skip
+        return None
     return _placement_refusal(
-        state, player, card=move.card, space=move.space, align=ALIGNS.index(move.align),
+        state, player, card=move.card, space=move.space, align=align,
         herald=move.herald, abate=move.abate,
     )  # fmt: skip
+
+
+def plainly_fits(tables: Tables, player: PlayerState, card: int, space: int, align: int) -> bool:
+    """True when a placement that is not abated, with no row change pending, is legal without
+    a row change: the symbol rules allow it, it repeats no tincture and leaves its row in one
+    alignment. False says nothing: :func:`_placement_refusal` decides (and words the refusal).
+
+    This is the common placement, checked for every move a replay validates and for every
+    candidate ``legal_moves`` lists, in a few lookups instead of the full rules.
+    """
+    return (
+        (space, align) in tables.fit_sets[card]
+        and player.shield[space] != card
+        and (
+            not tables.tincture_names[card]
+            or tincture_clash(tables, player.shield, card, space) < 0
+        )
+        and row_shift(player, tables, space, align)[0]
+    )
 
 
 def _placement_refusal(
@@ -419,6 +534,8 @@ def _pay_problem(state: BlazonState, player: PlayerState, card: int) -> Text | N
 def payment_order(edition: str, cards: tuple[int, ...]) -> list[int]:
     """The order ``pay_cards`` discards its cards in: the smallest prestige first (then by
     number), so the largest, the one that completes the payment, goes last (on top)."""
+    if len(cards) < 2:  # most payments are one card
+        return list(cards)
     prestige = TABLES[edition].prestige
     return sorted(cards, key=lambda n: (prestige[n], n))
 
@@ -460,11 +577,11 @@ def _pay_cards_problem(
     for card in cards:
         if card not in player.hand:
             return _not_in_hand(state, card)
-    prestige = TABLES[state.edition].prestige
-    total = sum(prestige[n] for n in cards)
+    worth = TABLES[state.edition].prestige.__getitem__
+    total = sum(map(worth, cards))
     if total < state.pay_due:
         return _("these cards are worth {total}: {due} is due", total=total, due=state.pay_due)
-    if total - max(prestige[n] for n in cards) >= state.pay_due:
+    if total - max(map(worth, cards)) >= state.pay_due:
         return _(
             "these cards are worth {total} and {due} is due: leave out a card that is not needed",
             total=total, due=state.pay_due,
@@ -535,11 +652,46 @@ def _claimable(state: BlazonState) -> tuple[str, ...]:
     return tuple(distinction_name(d, state.edition) for d in state.claimable)
 
 
-@functools.lru_cache(maxsize=4096)
-def display_refreshable(edition: str, display: tuple[int, ...]) -> bool:
-    """Three display cards share an element type or an augmentation symbol (wild included)."""
-    cards = EDITIONS[edition].cards
-    shown = [cards[n] for n in display if n]
-    types = Counter(c.type for c in shown)
-    augs = Counter(c.augmentation for c in shown)
-    return max(types.values(), default=0) >= 3 or max(augs.values(), default=0) >= 3
+#: Symbol counters (``Tables.symbol_counters``) hold up to 15 in 4 bits: adding 5 to each sets
+#: its top bit exactly when it holds 3 or more, for a display of up to 10 cards.
+_PLUS_FIVE = sum(5 << 4 * i for i in range(16))
+_TOP_BITS = sum(8 << 4 * i for i in range(16))
+
+
+def display_refreshable(edition: str, display: Sequence[int]) -> bool:
+    """Three display cards share an element type or an augmentation symbol (wild included).
+
+    Asked at every end step and by ``legal_moves``, for a display that changes with most
+    exchanges (so a cache by display seldom hits): each card's symbols are counters packed in
+    one int, summed, and every counter tested for 3 at once.
+    """
+    if len(display) > 10:  # more than the counters hold: count them one by one
+        cards = EDITIONS[edition].cards
+        shown = [cards[n] for n in display if n]
+        types = Counter(c.type for c in shown)
+        augs = Counter(c.augmentation for c in shown)
+        return max(types.values(), default=0) >= 3 or max(augs.values(), default=0) >= 3
+    total = sum(map(TABLES[edition].symbol_counters.__getitem__, display))
+    return bool((total + _PLUS_FIVE) & _TOP_BITS)
+
+
+#: Each move class's rule (:func:`problem`).
+RULES: dict[type[Move], Rule] = {
+    PayCards: (_NONE, _pay_cards_check),
+    Pay: (_NONE, _pay_check),
+    Claim: (_DURING_CLAIM, _claim_check),
+    Draw: (_DURING_DRAW, _draw_check),
+    Exchange: (_DURING_EXCHANGE, _exchange_problem),
+    Keep: (_DURING_EXCHANGE, _keep_check),
+    Place: (_DURING_TURN, _place_problem),
+    **dict.fromkeys(
+        (HeraldTake, HeraldDraw, HeraldDiscardPile, HeraldRefresh),
+        (_DURING_TURN, _after_row_change(_herald_problem)),
+    ),
+    Refresh: (_DURING_TURN, _after_row_change(_refresh_check)),
+    Finish: (_DURING_TURN, _after_row_change(_finish_check)),
+    Discard: (_DURING_TURN, _after_row_change(_discard_check)),
+    EndTurn: (_DURING_TURN, _after_row_change(_end_turn_check)),
+    Pass: (_DURING_TURN, _after_row_change(_pass_check)),
+}
+_FOREIGN: Rule = (_DURING_TURN, _after_row_change(_foreign_check))

@@ -7,12 +7,14 @@ state."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import Any
 
 from engine.blazon import legality
 from engine.blazon.cards import (
     EDITIONS,
 )
-from engine.blazon.legality import SLOT_DECK
+from engine.blazon.legality import ALIGN_INDEX, SLOT_DECK
 from engine.blazon.moves import (
     Claim,
     Discard,
@@ -35,13 +37,11 @@ from engine.blazon.shield import (
     TABLES,
     Tables,
     requirement_met,
-    row_conflicts,
     row_shift,
     shield_facts,
     shield_full,
 )
 from engine.blazon.state import (
-    ALIGNS,
     BLAZON,
     CLAIM,
     DECKS,
@@ -56,6 +56,7 @@ from engine.blazon.state import (
     PlayerState,
 )
 from engine.blazon.words import ALIGN_WORDS, CARD_KINDS, DECK_NAMES, DISCARD_NAMES
+from engine.core.game import Effect
 from engine.core.moves import Move
 from engine.core.seats import next_seat, seats_after
 from engine.core.text import Seat, Text, _
@@ -68,6 +69,47 @@ TRIGGER_WORDS = {
     "full-shield": _("full-shield"),
     "distinctions": _("distinctions"),
 }
+
+
+def _note(
+    state: BlazonState, kind: str, message: Text, data: dict[str, Any],
+    visible_to: list[int] | None = None,
+) -> None:  # fmt: skip
+    """``state.note`` for the effects noted on most moves: ``message`` is already a
+    :class:`Text` and ``data``/``visible_to`` fresh objects of their own, so the effect is
+    built directly, as ``note`` builds it, without ``note``'s conversions and copies."""
+    state.effects.append(Effect.noted(kind, message, data, visible_to))
+
+
+# The sentences noted on most moves, made once per value: a Text is frozen, and one shared by
+# many effects reads, compares and serialises as the one each would have built.
+
+
+@functools.cache
+def _draws_text(seat: int, deck: str) -> Text:
+    return _("{seat} draws {card}", seat=Seat(seat), card=CARD_KINDS[deck])
+
+
+@functools.cache
+def _display_text(edition: str, slot: int, card: int) -> Text:
+    name = EDITIONS[edition].cards[card].name
+    return _("display slot {slot} shows {card}", slot=slot, card=name)
+
+
+@functools.cache
+def _refreshes_text(seat: int) -> Text:
+    return _("{seat} refreshes the display", seat=Seat(seat))
+
+
+@functools.cache
+def _turn_over_text(seat: int) -> Text:
+    return _("{seat} has nothing left to do: the turn ends", seat=Seat(seat))
+
+
+@functools.cache
+def _covers_text(edition: str, seat: int, card: int) -> Text:
+    name = EDITIONS[edition].cards[card].name
+    return _("{seat} covers {card}; it goes to the discard pile", seat=Seat(seat), card=name)
 
 
 def deal_starting_hand(state: BlazonState, tables: Tables, seat: int) -> None:
@@ -95,45 +137,56 @@ def deal_starting_hand(state: BlazonState, tables: Tables, seat: int) -> None:
 
 def carry_out(state: BlazonState, seat: int, move: Move) -> None:
     """Carry out a validated move, then skip the steps that offer no choice."""
+    kind = type(move)
+    play = PLAYS.get(kind) or play_of(kind)
+    play(state, seat, move)
+    settle(state)
+
+
+def _keep(state: BlazonState, seat: int, move: Keep) -> None:
+    state.drawn.clear()
+    state.phase = END
+
+
+def _pay(state: BlazonState, seat: int, move: Pay) -> None:
+    _play_pay(state, state.players[seat], move.card)
+
+
+def _pay_cards(state: BlazonState, seat: int, move: PayCards) -> None:
     player = state.players[seat]
-    if isinstance(move, Draw):
-        _play_draw(state, seat, move.deck)
-    elif isinstance(move, Exchange):
-        _play_exchange(state, player, move)
-    elif isinstance(move, Keep):
-        state.drawn.clear()
-        state.phase = END
-    elif isinstance(move, Place):
-        _play_place(state, seat, move)
-    elif isinstance(move, Pay):
-        _play_pay(state, player, move.card)
-    elif isinstance(move, PayCards):
-        for card in legality.payment_order(state.edition, move.cards):
-            _play_pay(state, player, card)
-    elif isinstance(move, Finish):
-        state.phase = END
-    elif isinstance(move, Discard):
-        player.hand.remove(move.card)
-        _discard(state, move.card)
-    elif isinstance(move, Claim):
-        _claim(state, seat, move.distinction)
-        _next_turn(state)
-    elif isinstance(move, EndTurn):
-        _end_turn(state, seat)
-    elif isinstance(move, Pass):
-        state.passes += 1
-        state.note("pass", _("{seat} can neither draw nor place a card", seat=Seat(seat)))
-        state.phase = END
-    else:
-        _play_free_action(state, seat, move)
-    _settle(state)
+    for card in legality.payment_order(state.edition, move.cards):
+        _play_pay(state, player, card)
+
+
+def _finish(state: BlazonState, seat: int, move: Finish) -> None:
+    state.phase = END
+
+
+def _discard_move(state: BlazonState, seat: int, move: Discard) -> None:
+    state.players[seat].hand.remove(move.card)
+    _discard(state, move.card)
+
+
+def _claim_move(state: BlazonState, seat: int, move: Claim) -> None:
+    _claim(state, seat, move.distinction)
+    _next_turn(state)
+
+
+def _end_turn_move(state: BlazonState, seat: int, move: EndTurn) -> None:
+    _end_turn(state, seat)
+
+
+def _pass(state: BlazonState, seat: int, move: Pass) -> None:
+    state.passes += 1
+    state.note("pass", _("{seat} can neither draw nor place a card", seat=Seat(seat)))
+    state.phase = END
 
 
 def _play_free_action(state: BlazonState, seat: int, move: Move) -> None:
     player = state.players[seat]
     if isinstance(move, Refresh):
         state.refresh_used = True
-        _refresh_display(state, _("{seat} refreshes the display", seat=Seat(seat)))
+        _refresh_display(state, _refreshes_text(seat))
         return
     state.herald_used = True
     player.heralds -= 1
@@ -149,8 +202,8 @@ def _play_free_action(state: BlazonState, seat: int, move: Move) -> None:
         _refresh_display(state, _("{seat} discards and refills the display", seat=Seat(seat)))
 
 
-def _play_draw(state: BlazonState, seat: int, deck: str) -> None:
-    card = _draw_card(state, deck, seat)
+def _play_draw(state: BlazonState, seat: int, move: Draw) -> None:
+    card = _draw_card(state, move.deck, seat)
     state.players[seat].hand.append(card)
     state.drawn.append(card)
     state.draws += 1
@@ -158,7 +211,8 @@ def _play_draw(state: BlazonState, seat: int, deck: str) -> None:
     state.phase = DRAW if state.draws < 2 else EXCHANGE
 
 
-def _play_exchange(state: BlazonState, player: PlayerState, move: Exchange) -> None:
+def _play_exchange(state: BlazonState, seat: int, move: Exchange) -> None:
+    player = state.players[seat]
     taken = state.display[move.slot]
     state.display[move.slot] = move.card
     player.hand.remove(move.card)
@@ -169,11 +223,13 @@ def _play_exchange(state: BlazonState, player: PlayerState, move: Exchange) -> N
 def _play_place(state: BlazonState, seat: int, move: Place) -> None:
     tables = TABLES[state.edition]
     player = state.players[seat]
-    space, align = move.space, ALIGNS.index(move.align)
-    _moved, shifted = row_shift(player, tables, space, align)
-    conflicts = () if move.abate else row_conflicts(player, tables, space, align)
-    state.pending_row = tables.row_of[space] if conflicts else 0
-    state.pending_align = align if conflicts else 0
+    space, align = move.space, ALIGN_INDEX[move.align]
+    row_ok, shifted = row_shift(player, tables, space, align)
+    # Not abated and the row not kept in one alignment: the row is left with conflicts
+    # (shield.row_conflicts, not empty exactly then) to cover before the turn ends.
+    changing = not move.abate and not row_ok
+    state.pending_row = tables.row_of[space] if changing else 0
+    state.pending_align = align if changing else 0
     if shifted >= 0:
         player.aligns[shifted] = align
         state.note(
@@ -188,14 +244,7 @@ def _play_place(state: BlazonState, seat: int, move: Place) -> None:
     covered = player.shield[space]
     if covered:
         _discard(state, covered)
-        state.note(
-            "override",
-            _(
-                "{seat} covers {card}; it goes to the discard pile",
-                seat=Seat(seat),
-                card=tables.edition.cards[covered].name,
-            ),
-        )
+        _note(state, "override", _covers_text(state.edition, seat, covered), {})
         if player.abated_space == space:
             player.abated_space = -1
             player.abatement = True
@@ -227,33 +276,36 @@ def _play_pay(state: BlazonState, player: PlayerState, card: int) -> None:
         state.phase = state.after_pay
 
 
-def _settle(state: BlazonState) -> None:
+def settle(state: BlazonState) -> None:
     """Skip steps that offer no choice (a second draw from nothing, an empty end step)."""
-    if state.phase == DRAW and not any(legality.can_draw(state, d) for d in DECKS):
-        state.note("skip", _("no card is left to draw: the Acquire takes one card"))
-        state.phase = EXCHANGE
-    if state.phase == EXCHANGE and not state.drawn:
-        state.phase = END
-    if state.phase == END:
+    # Runs after every move: the tests are written out (no generators, no helper calls).
+    phase = state.phase
+    if phase == DRAW:
+        decks, discards = state.decks, state.discards
+        # legality.can_draw for both DECKS
+        if not (decks["tincture"] or discards["tincture"] or decks["device"] or discards["device"]):
+            state.note("skip", _("no card is left to draw: the Acquire takes one card"))
+            phase = state.phase = EXCHANGE
+    if phase == EXCHANGE and not state.drawn:
+        phase = state.phase = END
+    if phase == END:
         player = state.players[state.turn]
-        free = legality.herald_ready(state, player) or (
-            not state.refresh_used and legality.refresh_allowed(state)
+        # herald_ready and refresh_allowed in the end step
+        free = (player.heralds > 0 and not state.herald_used) or (
+            not state.refresh_used and legality.display_refreshable(state.edition, state.display)
         )
         if not free and len(player.hand) <= HAND_LIMIT:
-            state.note(
-                "turn", _("{seat} has nothing left to do: the turn ends", seat=Seat(state.turn))
-            )
+            state.effects.append(Effect.noted("turn", _turn_over_text(state.turn), {}, None))
             _end_turn(state, state.turn)
 
 
 def _draw_card(state: BlazonState, deck: str, seat: int) -> int:
     """The top card of a deck (reshuffling its discard pile when empty), seen by ``seat``."""
-    _reshuffle_if_empty(state, deck)
+    if not state.decks[deck]:
+        _reshuffle_if_empty(state, deck)
     card = state.decks[deck].pop()
-    state.note(
-        "chance", _("{seat} draws {card}", seat=Seat(seat), card=CARD_KINDS[deck]), {"card": card},
-        [seat],
-    )  # fmt: skip
+    # _note written out (a draw is a quarter of the moves)
+    state.effects.append(Effect.noted("chance", _draws_text(seat, deck), {"card": card}, [seat]))
     return card
 
 
@@ -308,29 +360,30 @@ def _discard(state: BlazonState, card: int) -> None:
 
 def refill_display(state: BlazonState) -> None:
     """Fill every empty display slot from its deck, while cards are left."""
-    for slot, card in enumerate(state.display):
-        deck = SLOT_DECK[slot]
-        if card or not legality.can_draw(state, deck):
+    display = state.display
+    for slot, card in enumerate(display):
+        if card:
             continue
-        _reshuffle_if_empty(state, deck)
-        state.display[slot] = state.decks[deck].pop()
-        state.note(
-            "chance",
-            _(
-                "display slot {slot} shows {card}",
-                slot=slot,
-                card=EDITIONS[state.edition].cards[state.display[slot]].name,
-            ),
-            {"slot": slot, "card": state.display[slot]},
-        )
+        deck = SLOT_DECK[slot]
+        if not state.decks[deck]:
+            if not state.discards[deck]:
+                continue  # nothing left to draw from
+            _reshuffle_if_empty(state, deck)
+        shown = display[slot] = state.decks[deck].pop()
+        _note(
+            state, "chance", _display_text(state.edition, slot, shown),
+            {"slot": slot, "card": shown},
+        )  # fmt: skip
 
 
 def _refresh_display(state: BlazonState, text: Text) -> None:
     state.note("refresh", text)
-    for slot, card in enumerate(state.display):
+    display, discards = state.display, state.discards
+    category = TABLES[state.edition].category
+    for slot, card in enumerate(display):
         if card:
-            _discard(state, card)
-            state.display[slot] = 0
+            discards[category[card]].append(card)  # _discard
+            display[slot] = 0
     refill_display(state)
 
 
@@ -394,17 +447,26 @@ def _end_turn(state: BlazonState, seat: int) -> None:
 def claimable(state: BlazonState, seat: int) -> list[str]:
     """Distinctions ``seat`` meets now, has no marker on, and which have a free award space."""
     tables = TABLES[state.edition]
-    by_id = tables.edition.distinction_by_id
-    count = len(state.players)
-    open_cards = [
+    # Checked at every end of turn: most shields meet no distinction at all (the answer is
+    # cached per shield), and then there is nothing more to look at.
+    met = distinctions_met(tables, tuple(state.players[seat].shield))
+    if not met:
+        return []
+    spaces = _award_spaces(state.edition, len(state.players))
+    return [
         ident
         for ident, taken in zip(state.distinctions, state.awards, strict=True)
-        if seat not in taken and len(taken) < len(by_id[ident].awards(count))
+        if ident in met and seat not in taken and len(taken) < spaces[ident]
     ]
-    if not open_cards:
-        return []
-    met = distinctions_met(tables, tuple(state.players[seat].shield))
-    return [ident for ident in open_cards if ident in met]
+
+
+@functools.cache
+def _award_spaces(edition: str, players: int) -> dict[str, int]:
+    """How many award spaces each distinction of ``edition`` has for this number of players."""
+    return {
+        ident: len(distinction.awards(players))
+        for ident, distinction in EDITIONS[edition].distinction_by_id.items()
+    }
 
 
 def _claim(state: BlazonState, seat: int, ident: str) -> None:
@@ -460,3 +522,29 @@ def distinctions_met(tables: Tables, shield: tuple[int, ...]) -> frozenset[str]:
         for ident, distinction in tables.edition.distinction_by_id.items()
         if requirement_met(distinction.clauses, facts)
     )
+
+
+#: How each move class is carried out (:func:`carry_out`): one lookup by the move's type.
+PLAYS: dict[type[Move], Callable[[BlazonState, int, Any], None]] = {
+    Draw: _play_draw,
+    Exchange: _play_exchange,
+    Keep: _keep,
+    Place: _play_place,
+    Pay: _pay,
+    PayCards: _pay_cards,
+    Finish: _finish,
+    Discard: _discard_move,
+    Claim: _claim_move,
+    EndTurn: _end_turn_move,
+    Pass: _pass,
+}
+
+
+def play_of(kind: type[Move]) -> Callable[[BlazonState, int, Any], None]:
+    """How a subclass of a Blazon move is carried out (its nearest Blazon base's); the free
+    actions (refresh, herald) otherwise."""
+    for base in kind.__mro__:
+        play = PLAYS.get(base)
+        if play is not None:
+            return play
+    return _play_free_action

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from engine.blazon.cards import (
     AUGMENTATIONS,
     EDITIONS,
+    TYPES,
     WILD,
     WILD_TINCTURE_SYMBOL,
     Board,
@@ -60,6 +61,15 @@ class Tables:
     tincture_mates: tuple[tuple[int, ...], ...]  # space → spaces it may not repeat a tincture of
     fit_spots: dict[int, tuple[tuple[int, int], ...]]  # card → (space, align) whose symbol fits
     kind_spots: dict[int, tuple[tuple[int, int], ...]]  # card → (space, align) of its category
+    # card → the name two identical tinctures share ("" for a device): the identical-tincture
+    # rule compares these, one tuple index per card instead of two Card lookups
+    tincture_names: tuple[str, ...]
+    # card → frozenset of the (space, align) it may go to by the symbol rules alone (category,
+    # symbol, the cadency space's single alignment): the common placement's check in one test
+    fit_sets: tuple[frozenset[tuple[int, int]], ...]
+    # card → its element type and augmentation symbol as 4-bit counters of one int (0 for no
+    # card): summed over the display they count each symbol at once (display_refreshable)
+    symbol_counters: tuple[int, ...]
 
 
 def build_tables(edition: Edition) -> Tables:
@@ -89,11 +99,26 @@ def build_tables(edition: Edition) -> Tables:
         for s in board.spaces
     )
     aligns_of = [(s.index, a) for s in board.spaces for a in ((0, 1) if s.row else (0,))]
+    fit_spots = {c: tuple(sa for sa in aligns_of if fits[c, sa[0], sa[1]]) for c in edition.cards}
+    symbols = (*TYPES, *AUGMENTATIONS, WILD)
+    counters = [0] * (top + 1)
+    for number, card in edition.cards.items():
+        counters[number] = (1 << 4 * symbols.index(card.type)) + (
+            1 << 4 * symbols.index(card.augmentation)
+        )
+    tincture_names = [""] * (top + 1)
+    fit_sets: list[frozenset[tuple[int, int]]] = [frozenset()] * (top + 1)
+    for number, card in edition.cards.items():
+        tincture_names[number] = card.name if card.category == "tincture" else ""
+        fit_sets[number] = frozenset(fit_spots[number])
     return Tables(
         edition, board, tuple(prestige), tuple(category), fits, same_kind, row_of, mates,
         tincture_mates,
-        fit_spots={c: tuple(sa for sa in aligns_of if fits[c, sa[0], sa[1]]) for c in edition.cards},
+        fit_spots=fit_spots,
         kind_spots={c: tuple(sa for sa in aligns_of if same_kind[c, sa[0], sa[1]]) for c in edition.cards},
+        tincture_names=tuple(tincture_names),
+        fit_sets=tuple(fit_sets),
+        symbol_counters=tuple(counters),
     )  # fmt: skip
 
 
@@ -115,15 +140,20 @@ def row_shift(player: PlayerState, tables: Tables, space: int, align: int) -> tu
     new alignment to keep the row legal (the tincture shift), or -1. Cards under the
     abatement token, and the card being covered, are left out.
     """
-    others = [
-        t for t in tables.row_mates[space]
-        if player.shield[t] and t != player.abated_space
-    ]  # fmt: skip
-    wrong = [t for t in others if player.aligns[t] != align]
+    # A plain loop over the (at most two) row mates: this runs for every placement checked.
+    shield, aligns, abated = player.shield, player.aligns, player.abated_space
+    others = wrong = 0
+    last_wrong = -1
+    for t in tables.row_mates[space]:
+        if shield[t] and t != abated:
+            others += 1
+            if aligns[t] != align:
+                wrong += 1
+                last_wrong = t
     if not wrong:
         return True, -1
-    if len(others) == 1 and is_flexible(tables, player.shield[wrong[0]], wrong[0]):
-        return True, wrong[0]
+    if others == 1 and is_flexible(tables, shield[last_wrong], last_wrong):
+        return True, last_wrong
     return False, -1
 
 
@@ -145,17 +175,18 @@ def row_conflicts(player: PlayerState, tables: Tables, space: int, align: int) -
 
 def repeated_tincture(player: PlayerState, tables: Tables, card: int, space: int) -> int:
     """The space of an identical tincture that forbids ``card`` on ``space``, or -1."""
-    return _tincture_clash(tables, tuple(player.shield), card, space)
+    return tincture_clash(tables, player.shield, card, space)
 
 
-def _tincture_clash(tables: Tables, shield: tuple[int, ...], card: int, space: int) -> int:
-    if tables.category[card] != "tincture":
+def tincture_clash(tables: Tables, shield: Sequence[int], card: int, space: int) -> int:
+    """:func:`repeated_tincture` for the cards on ``shield`` (the card number on each space)."""
+    name = tables.tincture_names[card]
+    if not name:  # a device: the rule is about tinctures only
         return -1
-    cards = tables.edition.cards
-    name = cards[card].name
+    names = tables.tincture_names
     for other in tables.tincture_mates[space]:
         placed = shield[other]
-        if placed and cards[placed].category == "tincture" and cards[placed].name == name:
+        if placed and names[placed] == name:
             return other
     return -1
 
@@ -221,7 +252,7 @@ def _covers(
     space, later = conflicts[0], conflicts[1:]
     ways = []
     for i, card in enumerate(hand):
-        if not tables.fits[card, space, align] or _tincture_clash(tables, shield, card, space) >= 0:
+        if not tables.fits[card, space, align] or tincture_clash(tables, shield, card, space) >= 0:
             continue
         after = (*shield[:space], card, *shield[space + 1 :])
         rest = hand[:i] + hand[i + 1 :]
