@@ -23,6 +23,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from events.routing import websocket_urlpatterns as stream_sockets  # noqa: E402
+from herald.warmup import warm_up  # noqa: E402
 from play.routing import websocket_urlpatterns as table_sockets  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
@@ -40,3 +41,5 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+warm_up()

@@ -1,0 +1,46 @@
+"""A server process imports its views and compiles the live templates before its first request."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from herald.warmup import live_template_names
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import sys
+import {module}
+from django.template import engines
+loader = engines["django"].engine.template_loaders[0]
+print("views" if "events.views" in sys.modules and "tournaments.pages" in sys.modules else "-")
+print(len(loader.get_template_cache))
+"""
+
+
+@pytest.mark.parametrize("module", ["herald.wsgi", "herald.asgi"])
+def test_the_server_module_warms_up_on_import(module: str) -> None:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
+        "DJANGO_SETTINGS_MODULE": "herald.settings",
+    }
+    probe = subprocess.run(
+        [sys.executable, "-c", PROBE.format(module=module)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    views, compiled = probe.stdout.split()
+    assert views == "views"
+    assert int(compiled) >= len(live_template_names())
+
+
+def test_the_live_templates_include_each_games_table() -> None:
+    names = live_template_names()
+    for game in ("blazon", "sept_blasons", "treize_couronnes"):
+        assert any(name.startswith(f"play/{game}/") for name in names)
+    assert "play/table.html" in names
