@@ -48,7 +48,7 @@ PHONE_WIDTH = PHONE["width"]
 
 def context_for(browser: Any, server: Any, problems: Any, user: Any) -> Any:
     """A browser context at phone width logged in as ``user`` (None: a spectator), watched."""
-    context = browser.new_context(viewport=PHONE, base_url=server.url)
+    context = problems.close_after_test(browser.new_context(viewport=PHONE, base_url=server.url))
     if user is not None:
         client = Client()
         client.force_login(user)
