@@ -204,16 +204,17 @@ def play_by_clicking(
     check: Callable[[Table, Any, int], None] | None = check_hands,
     fit_every: int = 20,
     max_moves: int = 3000,
+    stop_after: int | None = None,
 ) -> int:
     """Click at random what the acting seat's page offers — a move, or a choice then its
-    confirmation — until the game ends; the other pages follow by the socket alone. ``check``
-    (the table, the state, the seat to act) and ``on_turn`` run once per move. Returns the
-    number of moves made."""
+    confirmation — until the game ends (or ``stop_after`` moves are made); the other pages
+    follow by the socket alone. ``check`` (the table, the state, the seat to act) and
+    ``on_turn`` run once per move. Returns the number of moves made."""
     stream = table.stream
     fetches = [Fetches(page) for page in table.pages]
     moves = clicks = 0
     checked = -1  # the version last checked
-    while (acting := seat_to_act(table)) is not None:
+    while (acting := seat_to_act(table)) is not None and moves != stop_after:
         state, seat, page = acting
         if checked != stream.version:
             wait_for_everyone(table)
