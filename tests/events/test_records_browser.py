@@ -17,14 +17,21 @@ from django.conf import global_settings
 from django.utils import timezone
 
 import engine
-from engine import registry
 from events.models import Stream
 from herald import demo
 from tests.conftest import DESKTOP, PHONE
-from tests.events import toy_game
 from tests.events.records import verify_file
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def toy() -> None:
+    """No toy game here (the events tests' autouse fixture registers one): the demo plays every
+    registered game, and the server and worker processes know only the real ones. Taking the
+    toy out of the registry with monkeypatch instead put it back after the toy fixture had
+    removed it, for the rest of the session: a later demo played it, and the worker, which
+    cannot replay it, opened automatic disputes on those games."""
 
 
 @pytest.fixture
@@ -32,7 +39,6 @@ def demo_night(monkeypatch: pytest.MonkeyPatch, settings: Any) -> dict[str, Any]
     """A small demo night. Its passwords keep the default hasher (not the events tests' fast
     one): the server process checks them with its own settings."""
     settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
-    monkeypatch.delitem(registry._registry, toy_game.GAME.id)  # the real games only
     small = {game.id: demo.DemoPlan(players=8, rounds=1) for game in engine.games()}
     small["13-couronnes"] = demo.DemoPlan(players=8, rounds=1, options={"max_turns": 4})
     monkeypatch.setattr(demo, "PLANS", small)
