@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from engine import registry
 from events.models import Stream
 from events.services import stream_append_move, stream_open
 from events.states import current_state, state_cache
@@ -30,6 +31,16 @@ def toy() -> Iterator[toy_game.ToyDraw]:
     with toy_game.registered() as game:
         yield game
     state_cache.clear()
+
+
+@pytest.fixture
+def real_games_only(toy: toy_game.ToyDraw) -> None:
+    """The registry without the toy game, for a test whose demo plays every registered game
+    (the server and worker processes know only the real ones). Popped, not removed with
+    ``monkeypatch.delitem``: that undo runs after this module's ``toy`` teardown and would put
+    the toy back for the rest of the session, where a later demo played it and the worker,
+    which cannot replay it, opened automatic disputes on those games."""
+    registry._registry.pop(toy.id, None)
 
 
 def make_user(username: str, *, groups: tuple[str, ...] = (), staff: bool = False) -> User:

@@ -16,12 +16,10 @@ from django.test import Client
 from django.utils import timezone
 
 import engine
-from engine import registry
 from events.models import Event, Stream
 from events.records import record_filename
 from events.services import stream_continue_from, stream_open
 from herald import demo
-from tests.events import toy_game
 from tests.events.conftest import client_for, make_user
 from tests.events.records import (
     GAMES,
@@ -47,13 +45,9 @@ def download(client: Any, stream: Stream) -> dict[str, Any]:
 
 
 @pytest.fixture
-def small_demo(monkeypatch: pytest.MonkeyPatch) -> list[Stream]:
+def small_demo(monkeypatch: pytest.MonkeyPatch, real_games_only: None) -> list[Stream]:
     """The demo night (``manage.py demo``'s own code) with fewer players and rounds, of the
     real games only (the toy game these tests register is no game a demo plays)."""
-    # Popped, not monkeypatch.delitem: its undo would put the toy back after the toy fixture
-    # has taken it out, for the rest of the session (later demos played it; the worker, which
-    # cannot replay it, opened automatic disputes on those games).
-    registry._registry.pop(toy_game.GAME.id, None)
     small = {game.id: demo.DemoPlan(players=8, rounds=1) for game in engine.games()}
     small["13-couronnes"] = demo.DemoPlan(players=8, rounds=1, options={"max_turns": 6})
     monkeypatch.setattr(demo, "PLANS", small)

@@ -26,18 +26,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def toy() -> None:
-    """No toy game here (the events tests' autouse fixture registers one): the demo plays every
-    registered game, and the server and worker processes know only the real ones. Taking the
-    toy out of the registry with monkeypatch instead put it back after the toy fixture had
-    removed it, for the rest of the session: a later demo played it, and the worker, which
-    cannot replay it, opened automatic disputes on those games."""
-
-
-@pytest.fixture
-def demo_night(monkeypatch: pytest.MonkeyPatch, settings: Any) -> dict[str, Any]:
-    """A small demo night. Its passwords keep the default hasher (not the events tests' fast
-    one): the server process checks them with its own settings."""
+def demo_night(
+    monkeypatch: pytest.MonkeyPatch, settings: Any, real_games_only: None
+) -> dict[str, Any]:
+    """A small demo night of the real games. Its passwords keep the default hasher (not the
+    events tests' fast one): the server process checks them with its own settings."""
     settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
     small = {game.id: demo.DemoPlan(players=8, rounds=1) for game in engine.games()}
     small["13-couronnes"] = demo.DemoPlan(players=8, rounds=1, options={"max_turns": 4})
