@@ -20,7 +20,7 @@ from django.utils.translation import get_language, gettext, ngettext
 from engine.blazon.cards import EDITIONS, Clause, Edition
 from engine.blazon.shield import BLAZON_LANGUAGES, TABLES, shield_blazon
 from engine.blazon.words import ALIGN_WORDS, SYMBOL_WORDS, word
-from herald.texts import render
+from herald.texts import per_language, render
 from play.controls import Control
 
 GAME_ID = "blazon"
@@ -54,6 +54,7 @@ DEVICE_PAINT = ("#f4ead2", "#2b2118")  # parchment: a device card is drawn, not 
 UNKNOWN_PAINT = ("#dddddd", "#1a1a1a")
 
 
+@per_language
 def seat_colour_words() -> dict[str, str]:
     """A player's colour in the viewer's language."""
     return {
@@ -64,6 +65,7 @@ def seat_colour_words() -> dict[str, str]:
     }
 
 
+@per_language
 def augmentation_words() -> dict[str, str]:
     """The five augmentations and the wild symbol, in the viewer's language."""
     return {
@@ -76,24 +78,22 @@ def augmentation_words() -> dict[str, str]:
     }
 
 
+@per_language
 def category_words() -> dict[str, str]:
     """Tincture or device, as a card's category (French heraldry: émail, meuble)."""
     return {"tincture": gettext("tincture card"), "device": gettext("device card")}
 
 
+@per_language
 def deck_words() -> dict[str, str]:
     """The two decks' names, as written on the centre board."""
     return {"tincture": gettext("Tincture deck"), "device": gettext("Device deck")}
 
 
+@per_language
 def _symbol(key: str) -> str:
-    return _symbol_in(key, get_language())
-
-
-@functools.lru_cache(maxsize=512)
-def _symbol_in(key: str, language: str | None) -> str:
-    """A symbol's word in ``language`` (the active one): made once per word and language,
-    since every space and card of every drawing names its symbols."""
+    """A symbol's word in the active language: made once per word and language, since every
+    space and card of every drawing names its symbols."""
     return render(word(SYMBOL_WORDS, key))
 
 
@@ -491,6 +491,7 @@ def _name(names: list[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else gettext("seat %(n)s") % {"n": seat + 1}
 
 
+@per_language
 def space_words(name: str, row: int, col: int) -> str:
     """A space of the shield as a person says it."""
     if row == 0:
@@ -693,6 +694,7 @@ def fit_marks(number: int, edition: str, language: str | None) -> tuple[dict[str
     return tuple(marks)
 
 
+@per_language
 def _spot_words(name: str, row: int, col: int, align: int) -> str:
     where = space_words(name, row, col)
     if row == 0:
@@ -711,10 +713,17 @@ def _edition(view: dict[str, Any]) -> Edition:
 
 
 def shield_spaces(player: dict[str, Any], edition: str) -> list[SpaceDrawing]:
-    """A seat's shield: each space of the board with its symbols and the card on it."""
+    """A seat's shield: each space of the board with its symbols and the card on it. Shields
+    are public and change one card at a time, so each is drawn once per cards and language in
+    this process and its spaces are shared (read only) by every drawing that shows it."""
+    return list(_shield_spaces(json.dumps(player["shield"], sort_keys=True), edition))
+
+
+@per_language
+def _shield_spaces(shield: str, edition: str) -> tuple[SpaceDrawing, ...]:
     board = (EDITIONS.get(edition) or EDITIONS[next(iter(EDITIONS))]).board
     spaces = []
-    for space, placed in zip(board.spaces, player["shield"], strict=False):
+    for space, placed in zip(board.spaces, json.loads(shield), strict=False):
         x, y, w, h = _space_box(space.row, space.col)
         drawn = SpaceDrawing(
             index=space.index,
@@ -737,7 +746,7 @@ def shield_spaces(player: dict[str, Any], edition: str) -> list[SpaceDrawing]:
             drawn.align = placed["align"]
             drawn.abated = bool(placed.get("abated"))
         spaces.append(drawn)
-    return spaces
+    return tuple(spaces)
 
 
 def _is_tincture_symbol(symbol: str) -> bool:
@@ -1159,6 +1168,7 @@ FINAL_LINES = (
 )
 
 
+@per_language
 def final_line_words() -> dict[str, str]:
     """The final scoring's lines as column headings."""
     return {
@@ -1226,6 +1236,7 @@ def _final_reason(details: dict[str, Any], names: list[str]) -> str:
 # -- the replay's words for chance outcomes ----------------------------------------------------
 
 
+@per_language
 def effect_labels() -> dict[str, str]:
     """The keys of Blazon's effect details (engine/blazon/play.py) in words."""
     return {

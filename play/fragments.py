@@ -25,6 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 _PLAIN = (str, int, float, bool, type(None))
+_PLAIN_KINDS = frozenset(_PLAIN)
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -39,14 +40,23 @@ def value_key(value: Any) -> Any:
     """A hashable key equal for equal values: dataclasses by type and fields, lists and tuples
     as tuples, dicts as sorted items. TypeError for any other kind of object."""
     kind = type(value)
-    if kind in _PLAIN or isinstance(value, _PLAIN):
+    if kind in _PLAIN_KINDS or isinstance(value, _PLAIN):
         return (kind, value)  # True and 1 draw differently, a SafeString and a str too
+    # The plain items are keyed in line: a Blazon drawing keys about 1,500 values per seat.
     if kind is list or kind is tuple:
-        return tuple([value_key(item) for item in value])
+        return tuple([(type(v), v) if type(v) in _PLAIN_KINDS else value_key(v) for v in value])
     if kind is dict:
-        return ("dict", tuple(sorted((str(k), value_key(v)) for k, v in value.items())))
+        items = [
+            (str(k), (type(v), v) if type(v) in _PLAIN_KINDS else value_key(v))
+            for k, v in value.items()
+        ]
+        return ("dict", tuple(sorted(items)))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (kind, tuple([value_key(getattr(value, name)) for name in _field_names(kind)]))
+        fields = [getattr(value, name) for name in _field_names(kind)]
+        return (
+            kind,
+            tuple([(type(v), v) if type(v) in _PLAIN_KINDS else value_key(v) for v in fields]),
+        )
     raise TypeError(f"a drawn fragment's value must be plain data, not {kind.__name__}")
 
 

@@ -19,11 +19,13 @@ from django.utils.translation import gettext
 from engine.sept_blasons import moves as mv
 from engine.sept_blasons.cards import STANDARD
 from engine.sept_blasons.views import NAMES
+from herald.texts import per_language
 from play.controls import Control
 
 GAME_ID = "les-7-blasons"
 
 
+@per_language
 def power_words() -> dict[str | None, str]:
     """A character's power in a word, in the viewer's language (keys: the engine's powers)."""
     return {
@@ -151,6 +153,11 @@ class Table:
             {"number": n, "tie_break": n > self.rounds_played}
             for n in range(1, len(self.round_scores) + 1)
         ]
+
+    @property
+    def hand_class(self) -> str:
+        """The colour class of the viewer's cards (their seat's colour)."""
+        return next((p.colour_class for p in self.players if p.mine), "")
 
     @property
     def token_targets(self) -> int:
@@ -398,6 +405,7 @@ def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: li
     )
 
 
+@per_language
 def variant_words() -> dict[int, str]:
     """The variants in words, in the viewer's language."""
     return {
@@ -502,6 +510,7 @@ def _bourgeoisie(shown: dict[str, Any], variants: list[int]) -> dict[str, Any] |
     }
 
 
+@per_language
 def bourgeoisie_names() -> dict[str, str]:
     """The bourgeoisie cards' names in the viewer's language (keys: the edition's)."""
     return {
@@ -538,9 +547,13 @@ def _in_hand(card: dict[str, Any], variants: list[int], control: Any) -> dict[st
     """A card of the viewer's hand: playing it, and playing it with the bourgeoisie card."""
     plain = control(("hand", card["rank"], False))
     with_card = control(("hand", card["rank"], True))
+    power = _power(card["rank"], variants)
+    # The card's spoken name, made here rather than by a {% blocktranslate %} per card.
+    words = {"character": card["character"], "value": card["value"], "power": power}
     return {
         **card,
-        "power": _power(card["rank"], variants),
+        "power": power,
+        "label": gettext("%(character)s, value %(value)s, %(power)s") % words,
         "active_religieux": card["rank"] == RELIGIEUX and RELIGIEUX in variants,
         "move": plain.json if plain else "",
         "with_bourgeoisie": with_card,
@@ -660,6 +673,7 @@ COLOUR_KEYS = frozenset({"colour", "order", "face_up"})
 PER_SEAT_KEYS = frozenset({"scores", "totals"})
 
 
+@per_language
 def effect_labels() -> dict[str, str]:
     """The effect data's keys in the viewer's language."""
     return {

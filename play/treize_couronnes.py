@@ -40,7 +40,7 @@ from engine.treize_couronnes.words import (
     reward_part_text,
     reward_text,
 )
-from herald.texts import render
+from herald.texts import per_language, render
 from play import controls
 
 GAME_ID = "13-couronnes"
@@ -146,8 +146,11 @@ def reward_icons(rewards: tuple[Reward, ...]) -> tuple[Icon, ...]:
     return tuple(icons)
 
 
+@per_language
 def face(king: King, announced: str = "") -> Face:
-    """The printed face of ``king``; ``announced`` is the colour named when it was played."""
+    """The printed face of ``king``; ``announced`` is the colour named when it was played.
+    Made once per card, announced colour and language (a face is frozen): every seat's drawing
+    after every move prints the same faces in the same words."""
     return Face(
         id=king.id,
         colour=king.colour,

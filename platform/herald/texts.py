@@ -10,12 +10,43 @@ player's name when the caller passes the stream's players, else as "seat n" coun
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, ParamSpec, TypeVar
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from engine.core import Seat, Text
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def per_language(words: Callable[P, T]) -> Callable[P, T]:
+    """``words`` made once per arguments and language in this process, for a function whose
+    result depends on its (hashable) arguments and the active language alone: a table of
+    ``gettext`` calls, a card's face, a space's name. A live table is drawn again for every
+    seat after every move, and each ``gettext`` looks its message up through the active
+    translation and its fallbacks. Callers must not change what it returns."""
+    made = functools.lru_cache(maxsize=4096)(_with_language(words))
+
+    @functools.wraps(words)
+    def in_active_language(*args: P.args, **kwargs: P.kwargs) -> T:
+        return made(get_language(), *args, **kwargs)  # type: ignore[arg-type]
+
+    return in_active_language
+
+
+def _with_language(words: Callable[P, T]) -> Callable[..., T]:
+    def made_in(language: str | None, *args: Any, **kwargs: Any) -> T:
+        return words(*args, **kwargs)  # the language is active: it is only the cache's key
+
+    return made_in
+
+
+@functools.lru_cache(maxsize=4096)
+def _translated(language: str | None, msgid: str) -> str:
+    return gettext(msgid)
 
 
 def render(text: Text | str, names: Sequence[str] | None = None) -> str:
@@ -23,7 +54,9 @@ def render(text: Text | str, names: Sequence[str] | None = None) -> str:
     if isinstance(text, str):
         return gettext(text) if text else text
     params = {key: _param(value, names) for key, value in text.params.items()}
-    translated = gettext(text.msgid) if text.msgid else text.msgid
+    # An engine's msgids are its sentences' templates, a fixed set: each is looked up once per
+    # language (the last moves and the decision are drawn for every seat after every move).
+    translated = _translated(get_language(), text.msgid) if text.msgid else text.msgid
     try:
         return translated.format(**params)
     except (KeyError, IndexError, ValueError):

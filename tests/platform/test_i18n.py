@@ -33,7 +33,8 @@ from engine.core import BadMove, IllegalMove, InvalidOptions, Seat, Termination,
 from events.models import Stream
 from events.services import stream_open
 from herald import demo
-from herald.texts import render
+from herald.texts import per_language, render
+from play import sept_blasons
 from ratings import selectors as ratings_selectors
 from tournaments.models import Club, Tournament
 from tournaments.pages import _ordinal
@@ -336,6 +337,32 @@ def test_seats_are_named_by_the_players_or_counted_from_one() -> None:
     with translation.override("en"):
         assert render(sentence) == "seat 2 has no guard to place"
     assert str(sentence) == "seat 1 has no guard to place"  # the engine's own words, 0-based
+
+
+def test_words_made_once_per_language_follow_the_active_language() -> None:
+    """A per_language table made in one language is never served in another: the drawings
+    of a French and an English seat, made one after the other in one process, each get theirs."""
+    made: list[str | None] = []
+
+    @per_language
+    def space(row: int) -> str:
+        made.append(translation.get_language())
+        return gettext("the cadency space") if row == 0 else gettext("steals")
+
+    for _ in range(2):
+        with translation.override("fr"):
+            assert space(0) == "la case de brisure"
+            assert space(1) == "vole"
+        with translation.override("en"):
+            assert space(0) == "the cadency space"
+    assert made == ["fr", "fr", "en"]  # once per arguments and language
+    with translation.override("fr"):
+        assert sept_blasons.power_words()["steal"] == "vole"
+        assert render(Text("{seat} has no guard to place", {"seat": Seat(0)})) == (
+            "la place 1 n'a pas de garde à placer"
+        )
+    with translation.override("en"):
+        assert sept_blasons.power_words()["steal"] == "steals"
 
 
 def test_every_end_reason_has_a_french_sentence() -> None:
