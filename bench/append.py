@@ -319,9 +319,10 @@ class BareClient:
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def _process_stats() -> dict[int, tuple[str, int, float]]:
-    """Every process's (command line, parent, CPU seconds so far), from /proc (Linux); {}
-    elsewhere. PostgreSQL writes each backend's database into its command line."""
+def _process_stats() -> dict[int, tuple[str, int, float, float]]:
+    """Every process's (command line, parent, CPU seconds so far, CPU seconds of its children
+    that ended and were reaped), from /proc (Linux); {} elsewhere. PostgreSQL writes each
+    backend's database into its command line."""
     stats = {}
     for entry in Path("/proc").glob("[0-9]*/stat") if Path("/proc/self/stat").exists() else []:
         try:
@@ -331,7 +332,8 @@ def _process_stats() -> dict[int, tuple[str, int, float]]:
             continue  # the process ended
         fields = text[text.rindex(")") + 2 :].split()
         seconds = (int(fields[11]) + int(fields[12])) / _TICK
-        stats[int(entry.parent.name)] = (command, int(fields[1]), seconds)
+        children = (int(fields[13]) + int(fields[14])) / _TICK
+        stats[int(entry.parent.name)] = (command, int(fields[1]), seconds, children)
     return stats
 
 
@@ -346,6 +348,21 @@ def _postgres_counts(command: str, database: str) -> bool:
     return not is_backend or words[1] == database
 
 
+def postgres_seconds(stats: dict[int, tuple[str, int, float, float]], database: str) -> float:
+    """CPU seconds so far of PostgreSQL's work: the benchmark database's live backends and the
+    shared processes, plus every backend that has ended (the postmaster's reaped children). A
+    server that opens a connection per request, as Django does under an ASGI server, leaves
+    no live backend to read by the end of a run. Ended backends of other databases count too:
+    the benchmarks run on a quiet machine, where there are none."""
+    seconds, postmasters = 0.0, set()
+    for command, parent, own, _ in stats.values():
+        if command.startswith("postgres:"):
+            postmasters.add(parent)
+        if _postgres_counts(command, database):
+            seconds += own
+    return seconds + sum(stats[pid][3] for pid in postmasters if pid in stats)
+
+
 def cpu_by_group(server_pid: int | Sequence[int] | None) -> dict[str, float]:
     """CPU seconds used so far by the server's processes (gunicorn's or an ASGI server's: the
     ``server_pid`` processes and their children), PostgreSQL (for the benchmark's database)
@@ -353,11 +370,11 @@ def cpu_by_group(server_pid: int | Sequence[int] | None) -> dict[str, float]:
     database = urlparse(DATABASE_URL).path.lstrip("/")
     servers = {server_pid} if isinstance(server_pid, int) else set(server_pid or ())
     groups = {"server": 0.0, "PostgreSQL": 0.0, "client": time.process_time()}
-    for pid, (command, parent, seconds) in _process_stats().items():
+    stats = _process_stats()
+    for pid, (_, parent, seconds, _) in stats.items():
         if pid in servers or parent in servers:
             groups["server"] += seconds
-        elif _postgres_counts(command, database):
-            groups["PostgreSQL"] += seconds
+    groups["PostgreSQL"] = postgres_seconds(stats, database)
     if not servers:
         del groups["server"]
     return groups

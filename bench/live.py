@@ -78,11 +78,11 @@ from websockets.typing import Origin  # noqa: E402
 
 from bench.append import (  # noqa: E402
     KeepAliveConnection,
-    _postgres_counts,
     _process_stats,
     ensure_database,
     free_port,
     percentile,
+    postgres_seconds,
 )
 from engine import registry  # noqa: E402
 from events.access import access_stream_for_user  # noqa: E402
@@ -228,7 +228,8 @@ def cpu_by_group(stack: Stack) -> dict[str, float]:
     groups = {"HTTP server": 0.0, "socket server": 0.0, "Redis": 0.0, "PostgreSQL": 0.0}
     groups["worker"] = 0.0
     groups["load generator"] = time.process_time()
-    for pid, (command, parent, seconds) in _process_stats().items():
+    stats = _process_stats()
+    for pid, (command, parent, seconds, _) in stats.items():
         if pid in http or parent in http:
             groups["HTTP server"] += seconds
         elif pid in servers or parent in servers:
@@ -237,8 +238,7 @@ def cpu_by_group(stack: Stack) -> dict[str, float]:
             groups["worker"] += seconds
         elif command.startswith("redis-server") or "/redis-server" in command.split(" ")[0]:
             groups["Redis"] += seconds
-        elif _postgres_counts(command, database):
-            groups["PostgreSQL"] += seconds
+    groups["PostgreSQL"] = postgres_seconds(stats, database)
     return groups
 
 
