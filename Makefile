@@ -56,8 +56,10 @@ SQLITE_TESTS ?= tests/events tests/ratings tests/tournaments tests/platform/test
 SQLITE_SKIP := tests/tournaments/pairing tests/events/test_hashing.py \
 	tests/events/test_concurrency_sqlite.py
 
+# The slowest tests (10 s or more) are listed at the end of the run: CI must stay well under an
+# hour, and this is where to look first when it grows.
 pytest: venv
-	CELERY_QUEUE=herald-test-$$$$ $(BIN)/pytest $(PYTEST_ARGS)
+	CELERY_QUEUE=herald-test-$$$$ $(BIN)/pytest --durations=30 --durations-min=10 $(PYTEST_ARGS)
 	@case "$${DATABASE_URL:-}" in postgres*) test -n "$(strip $(PYTEST_ARGS))" || { \
 		echo "== the store, API and admin tests again on SQLite, as make run serves them"; \
 		env -u DATABASE_URL -u REDIS_URL -u HERALD_REQUIRE_SERVICES $(BIN)/pytest -q \
