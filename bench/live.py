@@ -18,7 +18,8 @@ every client ended on its stream's version with its versions in order.
 Levels: 1 = 10 tables × 4 seats at 4 moves/s (a club night), 2 = 100 × 4 at 20 moves/s,
 3 = 250 × 4 plus 250 spectators (1,250 sockets) at 40 moves/s. Aims, at every level: p99 push
 latency within 2× the append's p99 at the same rate, and within 100 ms; no frame lost or out
-of order. Last, in this process: what one seat's drawing and a spectator's cost.
+of order. Last, in this process: what one seat's drawing and a spectator's cost, and per game
+what a move's drawings cost the socket server (``BENCH_LEVELS=`` prints these alone).
 
 Needs PostgreSQL (``BENCH_DATABASE_URL``, default postgres://postgres@127.0.0.1:5432/
 herald_live_bench, created if missing and migrated) and Redis (``BENCH_REDIS_URL``, default
@@ -87,9 +88,11 @@ from bench.append import (  # noqa: E402
 from engine import registry  # noqa: E402
 from events.access import access_stream_for_user  # noqa: E402
 from events.models import Stream  # noqa: E402
-from events.services import stream_open  # noqa: E402
+from events.services import stream_append_move, stream_open  # noqa: E402
 from events.states import current_state  # noqa: E402
 from herald.services import token_issue  # noqa: E402
+from play.drawings import DRAWINGS  # noqa: E402
+from play.moments import read_moment  # noqa: E402
 from play.rendering import public_drawings, render_table  # noqa: E402
 
 
@@ -591,6 +594,46 @@ def drawing_costs(table: BenchTable) -> None:
     print(f"  a spectator's from the shared cache {ms[2]:.3f} ms")
 
 
+DRAWN_MOVES = 60  # how far into each game the socket server's drawings are measured
+
+
+def socket_drawing_costs() -> None:
+    """Per game, what a move costs the socket server's database thread, as it draws
+    (play.consumers.draw_for): reading the stream's moment once, then drawing each seat from
+    it. A 4-seat game (Les 7 Blasons, Blazon, 13 Couronnes), 60 random moves in; median of 30."""
+    print("per move in the socket server, 4 seats, 60 moves in (median of 30):")
+    rng = random.Random(19)
+    run = uuid.uuid4().hex[:8]
+    for game_id in sorted(DRAWINGS):
+        users = [User.objects.create(username=f"d{run}-{game_id}-{seat}") for seat in range(SEATS)]
+        stream = stream_open(game_id=game_id, seats=users, public=True, seed=f"{run}-{game_id}")
+        game, state = registry.get(game_id), current_state(stream)
+        for _ in range(DRAWN_MOVES):
+            seat = game.to_act(state)[0]
+            move = rng.choice(game.legal_moves(state, seat))
+            stream_append_move(
+                stream_id=stream.pk, seat=seat, move=move.to_json(), expected_version=stream.version
+            )
+            stream.refresh_from_db(fields=["version"])
+            state = game.apply(state, seat, move)
+        reads, seats = [], []
+        moment = read_moment(stream.pk)
+        for _ in range(30):
+            # As after a move: the previous moment lends the seats' names and the events.
+            started = time.perf_counter()
+            moment = read_moment(stream.pk, moment)
+            reads.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            for seat, user in enumerate(users):
+                render_table(moment.access(user, seat), "en", [True] * SEATS, moment)
+            seats.append((time.perf_counter() - started) / SEATS)
+        read_ms, seat_ms = (statistics.median(samples) * 1000 for samples in (reads, seats))
+        print(
+            f"  {game_id:14} the moment {read_ms:5.2f} ms, a seat's drawing {seat_ms:5.2f} ms:"
+            f" {read_ms + SEATS * seat_ms:5.1f} ms per move"
+        )
+
+
 def chosen_levels() -> Sequence[Level]:
     wanted = os.environ.get("BENCH_LEVELS", "1,2,3")
     numbers = {int(part) for part in wanted.split(",") if part.strip()}
@@ -600,16 +643,17 @@ def chosen_levels() -> Sequence[Level]:
 def main() -> None:
     ensure_database()
     call_command("migrate", verbosity=0)
-    stack = start_stack()
-    try:
-        last: list[BenchTable] = []
-        for level in chosen_levels():
-            last = make_tables(level)
-            print_level(asyncio.run(run_level(level, stack, last)))
-        if last:
-            drawing_costs(last[0])
-    finally:
-        stack.stop()
+    levels = chosen_levels()
+    if levels:
+        stack = start_stack()
+        try:
+            for level in levels:
+                tables = make_tables(level)
+                print_level(asyncio.run(run_level(level, stack, tables)))
+        finally:
+            stack.stop()
+        drawing_costs(tables[0])
+    socket_drawing_costs()
 
 
 if __name__ == "__main__":
