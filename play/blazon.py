@@ -716,11 +716,14 @@ def shield_spaces(player: dict[str, Any], edition: str) -> list[SpaceDrawing]:
     """A seat's shield: each space of the board with its symbols and the card on it. Shields
     are public and change one card at a time, so each is drawn once per cards and language in
     this process and its spaces are shared (read only) by every drawing that shows it."""
-    return list(_shield_spaces(json.dumps(player["shield"], sort_keys=True), edition))
+    shield = json.dumps(player["shield"], sort_keys=True)
+    return list(_shield_spaces(shield, edition, get_language()))
 
 
-@per_language
-def _shield_spaces(shield: str, edition: str) -> tuple[SpaceDrawing, ...]:
+# About 40 objects a shield, which the garbage collector scans while the cache holds them: room
+# for the shields of some 250 four-seat tables, each as it is now.
+@functools.lru_cache(maxsize=1024)
+def _shield_spaces(shield: str, edition: str, language: str | None) -> tuple[SpaceDrawing, ...]:
     board = (EDITIONS.get(edition) or EDITIONS[next(iter(EDITIONS))]).board
     spaces = []
     for space, placed in zip(board.spaces, json.loads(shield), strict=False):

@@ -5,12 +5,14 @@ languages; and a value that is not plain data is refused rather than keyed loose
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.utils import translation
 from django.utils.functional import lazy
+from django.utils.safestring import mark_safe
 
 from events.access import access_stream_for_user
 from events.services import stream_open
@@ -34,6 +36,29 @@ def test_equal_values_share_a_key_and_any_difference_parts_them() -> None:
     assert value_key(one) != value_key(Part("a", [{"x": 1, "fits": False}]))
     assert value_key(one) != value_key(Part("a", [{"x": True, "fits": True}]))  # 1 is not True
     assert value_key({"a": 1}) != value_key({"a": 1.5})
+
+
+@dataclass
+class Other:
+    name: str
+    marks: list[dict[str, Any]]
+
+
+def leaves(key: Any) -> list[Any]:
+    return [leaf for item in key for leaf in leaves(item)] if isinstance(key, tuple) else [key]
+
+
+def test_keys_are_made_of_strings_and_numbers_and_still_tell_kinds_apart() -> None:
+    """A key holding a type (a class), or tuples nested deep, would stay tracked by the garbage
+    collector as long as the cache holds it: every full collection of a socket server would
+    scan them all."""
+    key = value_key(Part("a", [{"x": 1.5, "fits": True, "none": None}, {"safe": mark_safe("b")}]))
+    assert all(isinstance(leaf, (str, int, float, type(None))) for leaf in leaves(key))
+    assert value_key(Part("a", [])) != value_key(Other("a", []))  # same fields, another kind
+    assert value_key(["a"]) != value_key([mark_safe("a")])  # a SafeString draws unescaped
+    kept = value_key(Part("a", [{"x": 1, "y": [Other("b", [])]}]))
+    gc.collect()  # a tuple of untracked items is untracked at its first collection
+    assert not gc.is_tracked(kept)
 
 
 def test_a_value_that_is_not_plain_data_is_refused() -> None:
