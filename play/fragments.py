@@ -53,6 +53,13 @@ def _field_names(kind: type) -> tuple[str, ...]:
     return names
 
 
+def _plain_copy(value: Any) -> Any:
+    """``value`` (an instance of a subclass of str, int or float) as a plain str, int or float."""
+    if isinstance(value, str):
+        return str.__str__(value)  # str() would give back the SafeString itself
+    return int(value) if isinstance(value, int) else float(value)
+
+
 def value_key(value: Any) -> tuple[Any, ...]:
     """A hashable key equal for equal values: a flat tuple of strings and numbers that spells
     the value out (each plain value after its kind's name, lists and dicts after their length,
@@ -66,9 +73,12 @@ def value_key(value: Any) -> tuple[Any, ...]:
 def _spell(value: Any, out: list[Any]) -> None:
     kind = type(value)
     name = _PLAIN_NAMES.get(kind)
-    if name is not None or isinstance(value, _PLAIN):
-        # True and 1 draw differently, a SafeString and a str too: the kind says which.
-        out += (name or _kind_name(kind), value)
+    if name is not None:
+        out += (name, value)  # True and 1 draw differently: the kind says which
+    elif isinstance(value, _PLAIN):
+        # A SafeString draws unescaped: its kind says so, and the value goes in as a plain
+        # copy (an instance of a subclass of str is tracked, and so is a tuple holding one).
+        out += (_kind_name(kind), _plain_copy(value))
     elif kind is list or kind is tuple:
         out += (_LIST, len(value))
         for item in value:
@@ -115,7 +125,9 @@ class Fragments:
                 self.hits += 1
                 self._items.move_to_end(key)
                 return found
-        html = render_to_string(template, dict(values))  # a template may add to its context
+        # A plain str, not the SafeString drawn: the garbage collector tracks those, and the
+        # cache holds thousands ({% drawn %} marks the HTML safe again).
+        html = str.__str__(render_to_string(template, dict(values)))  # it may add to its context
         with self._lock:
             self.misses += 1
             self._items[key] = html

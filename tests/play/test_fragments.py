@@ -56,7 +56,7 @@ def test_keys_are_made_of_strings_and_numbers_and_still_tell_kinds_apart() -> No
     assert all(isinstance(leaf, (str, int, float, type(None))) for leaf in leaves(key))
     assert value_key(Part("a", [])) != value_key(Other("a", []))  # same fields, another kind
     assert value_key(["a"]) != value_key([mark_safe("a")])  # a SafeString draws unescaped
-    kept = value_key(Part("a", [{"x": 1, "y": [Other("b", [])]}]))
+    kept = value_key(Part("a", [{"x": 1, "y": [Other(mark_safe("b"), [])]}]))
     gc.collect()  # a tuple of untracked items is untracked at its first collection
     assert not gc.is_tracked(kept)
 
