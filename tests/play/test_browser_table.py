@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -108,6 +109,18 @@ def test_five_players_with_variants_1_and_4_play_a_whole_game_by_clicking(
     assert unexpected == [], unexpected
 
 
+def arrived(page: Any, frames: list[str], wanted: Callable[[dict[str, Any]], bool]) -> None:
+    """Wait (up to 5 s) for a kept frame that is `wanted`. Frames reach the keeper as Playwright
+    dispatches them, which it does while the page waits."""
+    for _ in range(50):
+        if any(wanted(json.loads(frame)) for frame in frames):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(
+        f"no wanted frame among {len(frames)} kept: {[frame[:120] for frame in frames[-3:]]}"
+    )
+
+
 def test_a_stale_page_is_refused_politely_and_refreshed(
     browser: Any, asgi_server: Any, browser_problems: Any
 ) -> None:
@@ -134,6 +147,9 @@ def test_a_stale_page_is_refused_politely_and_refreshed(
         for page in (first, second):
             page.goto(url)
             page.wait_for_selector(ENABLED_MOVE)
+        # The page is drawn before its socket is in the stream's group; a move made before that
+        # would send the second socket nothing to drop. Its presence frame comes once it is in.
+        arrived(second, frames, lambda frame: frame.get("type") == "presence")
         first.locator(ENABLED_MOVE).first.click()
         first.wait_for_function(AT_VERSION % (stream.version + 1), timeout=15_000)
         assert version_of(second) == stream.version  # stale: it heard nothing
@@ -147,20 +163,15 @@ def test_a_stale_page_is_refused_politely_and_refreshed(
         stream.refresh_from_db()
         assert stream.version == version_of(second) == version_of(first)
 
-        # The dropped frames reach `keep` as Playwright dispatches them (while it waits): give
-        # the move's frame (the seat's new drawing) a moment to be counted, then require it.
-        def dropped_the_move() -> bool:
-            return any(
-                json.loads(frame).get("type") in {"table", "advanced"}
-                and json.loads(frame).get("version") == stream.version
-                for frame in frames
-            )
-
-        for _ in range(50):
-            if dropped_the_move():
-                break
-            second.wait_for_timeout(100)
-        assert dropped_the_move()
+        # The move's frame (the seat's new drawing) was dropped, not lost: it reached `keep`.
+        arrived(
+            second,
+            frames,
+            lambda frame: (
+                frame.get("type") in {"table", "advanced"}
+                and frame.get("version") == stream.version
+            ),
+        )
     finally:
         for page in (first, second):
             page.context.close()
