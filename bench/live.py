@@ -14,6 +14,7 @@ every client ended on its stream's version with its versions in order.
     python bench/live.py                  # the three levels of issue #19
     BENCH_LEVELS=1 BENCH_SECONDS=10 python bench/live.py
     BENCH_SOCKET_SERVERS=2 python bench/live.py   # the sockets spread over two daphne processes
+    CHANNEL_LAYER_BACKEND=herald.layers.RedisChannelLayer python bench/live.py  # the core layer
 
 Levels: 1 = 10 tables × 4 seats at 4 moves/s (a club night), 2 = 100 × 4 at 20 moves/s,
 3 = 250 × 4 plus 250 spectators (1,250 sockets) at 40 moves/s. Aims, at every level: p99 push
@@ -29,6 +30,7 @@ redis://127.0.0.1:6379/5: the broker, the cache and the channel layer, under a p
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import queue
@@ -55,6 +57,9 @@ DATABASE_URL = os.environ.get(
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
 SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
 SOCKET_SERVERS = int(os.environ.get("BENCH_SOCKET_SERVERS", "1"))
+# The stack's channel layer (settings.CHANNEL_LAYER_BACKEND): CHANNEL_LAYER_BACKEND=
+# herald.layers.RedisChannelLayer runs the core layer Herald ran before 2026-12-06.
+LAYER = "pub/sub" if "pubsub" in os.environ.get("CHANNEL_LAYER_BACKEND", "pubsub") else "core"
 POSTERS = 8  # threads posting moves, each on its own keep-alive connection
 GAME = "les-7-blasons"
 SEATS = 4
@@ -422,6 +427,7 @@ class LevelFigures:
     kib_per_socket: float
     lost: int  # sockets not ending on their stream's version
     out_of_order: int  # sockets whose versions went backwards
+    slowest: list[tuple[float, float]]  # (seconds into the run, ms to the last seat) of the worst
 
 
 async def last_frames(sockets: list[Socket], patience: float = 30.0) -> None:
@@ -477,6 +483,11 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
 
     poster = Poster(stack.http_port)
     interval = level.tables / level.rate
+    # This process's own full collections (a hundred ms and more over its sockets) would stall
+    # every client at once and count as the server's latency: none while the moves are timed.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     before = cpu_by_group(stack)
     started = time.perf_counter()
     rng = random.Random(level.number)
@@ -486,6 +497,8 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
     elapsed = time.perf_counter() - started
     await last_frames(sockets)
     after = cpu_by_group(stack)
+    gc.enable()
+    gc.unfreeze()
     poster.close()
     for task in tasks:
         task.cancel()
@@ -495,6 +508,7 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
     appends: list[float] = []
     seats: list[float] = []
     spectators: list[float] = []
+    seats_when: list[tuple[float, float]] = []
     for table in tables:
         mine = [client for client in sockets if client.table is table]
         for version, posted in table.posted.items():
@@ -505,6 +519,8 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
                 ]
                 if shown and all(when is not None for when in shown):
                     into.append(max(when for when in shown if when is not None) - posted)
+                    if not group:
+                        seats_when.append((posted - started, into[-1]))
     lost = sum(
         1
         for s in sockets
@@ -525,6 +541,7 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
         kib_per_socket=held / len(sockets),
         lost=lost,
         out_of_order=disordered,
+        slowest=sorted(seats_when, key=lambda pair: -pair[1])[:8],
     )  # fmt: skip
 
 
@@ -533,7 +550,8 @@ def print_level(figures: LevelFigures) -> None:
     spectators = f" + {level.spectators} spectators" if level.spectators else ""
     print(
         f"level {level.number}: {level.tables} tables × {SEATS} seats{spectators} "
-        f"({figures.sockets} sockets on {SOCKET_SERVERS} daphne), aim {level.rate:g} moves/s"
+        f"({figures.sockets} sockets on {SOCKET_SERVERS} daphne, {LAYER} layer), "
+        f"aim {level.rate:g} moves/s"
     )
     print(f"  moves: {figures.moves} in {SECONDS:g} s ({figures.rate:.1f}/s)")
     names = ("p50", "p99", "max")
@@ -551,6 +569,9 @@ def print_level(figures: LevelFigures) -> None:
     cpu = ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures.cpu_ms.items())
     print(f"  CPU per move: {cpu}")
     print(f"  server memory per socket: {figures.kib_per_socket:.0f} KiB")
+    # When the slowest pushes came tells a periodic stall (heartbeats, collections) from a burst.
+    slowest = ", ".join(f"{ms * 1000:.0f} ms at {at:.1f} s" for at, ms in figures.slowest)
+    print(f"  slowest pushes: {slowest}")
     worst = max(figures.seat_ms[1], figures.spectator_ms[1] if figures.spectator_ms else 0.0)
     ratio = worst / figures.append_ms[1] if figures.append_ms[1] else float("inf")
     checks = [
