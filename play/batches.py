@@ -13,13 +13,16 @@ drawing). A socket that opened after the trip began draws alone, as before.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections, connections
 
 Drawn = tuple[int, str] | None
+T = TypeVar("T")
 
 
 class Viewer(Protocol):
@@ -33,6 +36,40 @@ class Viewer(Protocol):
     def viewer(self) -> dict[str, Any]:
         """The keyword arguments of its drawing, besides the stream and version."""
         ...
+
+
+#: Seconds between two upkeeps of the drawing thread's database connections.
+UPKEEP_EVERY = 1.0
+_upkept_at = -UPKEEP_EVERY
+
+
+def upkeep_connections() -> None:
+    """Django's per-request care of persistent connections (``close_old_connections``: the
+    ``conn_max_age`` limit, and with ``conn_health_checks`` a ``SELECT 1`` before the next
+    query), at most once a second, and at once after a database error.
+
+    Channels' ``database_sync_to_async`` does it before and after every call: one health check
+    round trip per move per socket server, in the one thread that draws every table of the
+    process (bench/live.py, level 2: a fifth of reading a move). A connection that broke meanwhile
+    fails the drawings of at most that second; their sockets then ask the page to fetch."""
+    global _upkept_at
+    now = time.monotonic()
+    broken = any(
+        connection.errors_occurred for connection in connections.all(initialized_only=True)
+    )
+    if broken or now - _upkept_at >= UPKEEP_EVERY:
+        close_old_connections()
+        _upkept_at = now
+
+
+def upkept(work: Callable[[], T]) -> Callable[[], T]:
+    """``work`` after :func:`upkeep_connections`, for a database thread."""
+
+    def run() -> T:
+        upkeep_connections()
+        return work()
+
+    return run
 
 
 @dataclass
@@ -92,7 +129,7 @@ class StreamBatches:
             return drawn
 
         self.trips += 1
-        task = asyncio.ensure_future(database_sync_to_async(draw_all)())
+        task = asyncio.ensure_future(sync_to_async(upkept(draw_all), thread_sensitive=True)())
         batch = Batch(version=version, keys=set(viewers), task=task)
         self.batches[stream_id] = batch
         return batch

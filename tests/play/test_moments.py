@@ -7,6 +7,7 @@ a viewer who may no longer watch it."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from events.access import access_stream_for_user
 from events.errors import StreamNotFound
 from events.services import stream_open
+from play import batches as batches_module
 from play.batches import StreamBatches
 from play.consumers import draw_for
 from play.moments import moment_at, moments
@@ -151,3 +153,39 @@ def test_the_sockets_of_a_stream_are_drawn_in_one_trip() -> None:
     late = FakeSocket(make_user("Maelle"), None)
     assert run_async(lambda: batches.drawing(str(stream.pk), late, stream.version)) is not None
     assert batches.trips == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_drawing_thread_upkeeps_its_connections_once_a_second_or_after_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Channels' database_sync_to_async would start every drawing trip with a health check
+    (``conn_health_checks``: a ``SELECT 1`` round trip); the trips check at most once a second,
+    and at once after a database error."""
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 600)  # persistent, as deployed
+    connection.close()
+    connection.ensure_connection()
+    connection.health_check_enabled = True  # as conn_health_checks=true; connect() resets it
+    monkeypatch.setattr(batches_module, "_upkept_at", -batches_module.UPKEEP_EVERY)
+
+    def checks_before_next_query() -> bool:
+        return not connection.health_check_done
+
+    batches_module.upkeep_connections()
+    assert checks_before_next_query()
+    connection.cursor().close()  # the check runs here
+    assert not checks_before_next_query()
+    batches_module.upkeep_connections()  # within the second: no new check
+    assert not checks_before_next_query()
+
+    connection.errors_occurred = True
+    batches_module.upkeep_connections()  # at once: Django checks it (SELECT 1) and keeps it
+    assert connection.errors_occurred is False
+    assert connection.connection is not None
+
+    monkeypatch.setattr(
+        batches_module, "_upkept_at", time.monotonic() - batches_module.UPKEEP_EVERY
+    )
+    batches_module.upkeep_connections()
+    assert checks_before_next_query()
+    connection.close()
