@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import os
 import threading
 import uuid
@@ -20,6 +21,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from channels_redis.core import RedisChannelLayer as CoreRedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.utils.module_loading import import_string
 from redis import asyncio as aioredis
 
@@ -55,7 +57,9 @@ def is_redis_layer(backend: str) -> bool:
         layer = import_string(backend)
     except ImportError:
         return False
-    return isinstance(layer, type) and issubclass(layer, CoreRedisChannelLayer)
+    return isinstance(layer, type) and issubclass(
+        layer, (CoreRedisChannelLayer, RedisPubSubChannelLayer)
+    )
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
@@ -103,6 +107,17 @@ class SenderLoop:
 _sender = SenderLoop()
 
 
+async def unsubscribe(layer: RedisPubSubChannelLayer, channel: str) -> None:
+    """Forget ``channel`` on the pub/sub layer (each /healthz would leave one subscribed). The
+    layer has no call for it: it unsubscribes a channel whose receive is cancelled, which is
+    how a consumer's channel ends."""
+    waiting = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.sleep(0)  # the receive now waits on the channel's queue
+    waiting.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await waiting
+
+
 def layer_status() -> str:
     """The channel layer's health for /healthz: "ok" (a message went through Redis on a test
     channel and came back), "in-memory" (one process, nothing to check) or "down: ..."."""
@@ -114,11 +129,18 @@ def layer_status() -> str:
     token = uuid.uuid4().hex
 
     async def round_trip() -> bool:
-        # A plain channel, not new_channel()'s process-local one: that one is read by the
-        # consumers' loop, and a second loop may not receive on it.
-        channel = f"healthz.{token}"
+        if isinstance(layer, RedisPubSubChannelLayer):
+            # Published to no subscriber, a message is gone: subscribe (new_channel) first.
+            # This loop has a pub/sub connection of its own, the consumers' loop another.
+            channel = await layer.new_channel("healthz.")
+        else:
+            # A plain channel, not new_channel()'s process-local one: the core layer's is read
+            # by the consumers' loop, and a second loop may not receive on it.
+            channel = f"healthz.{token}"
         await layer.send(channel, {"type": "healthz", "token": token})
         message = await layer.receive(channel)
+        if isinstance(layer, RedisPubSubChannelLayer):
+            await unsubscribe(layer, channel)
         return bool(message.get("token") == token)
 
     try:

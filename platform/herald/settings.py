@@ -160,30 +160,35 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Channels (the game pages' sockets, herald.asgi): with Redis, every server process shares one
-# channel layer, so a move committed by one process reaches sockets held by another. The core
-# layer (lists and sorted sets, not PUBLISH): a group's members and a message wait in Redis for
-# a consumer between its receives, and it is the layer Channels documents and tests first.
+# channel layer, so a move committed by one process reaches sockets held by another. The pub/sub
+# layer by default: a move is one PUBLISH to its stream's group, which each socket process
+# receives once and hands to its own sockets. The core layer (CHANNEL_LAYER_BACKEND=
+# herald.layers.RedisChannelLayer) keeps a queue in Redis per socket, so a move costs a Lua
+# script over every member and a read per socket: twice Redis's CPU per move (bench/live.py,
+# docs/operations.md).
 # CHANNEL_LAYER_URL picks another Redis database or server than REDIS_URL's. Without Redis the
 # layer is in-memory: one process (`make run`), which is all it serves.
 CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", default=REDIS_URL)
+CHANNEL_LAYER_BACKEND = env.str(
+    "CHANNEL_LAYER_BACKEND", default="channels_redis.pubsub.RedisPubSubChannelLayer"
+)
 if CHANNEL_LAYER_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # channels_redis's core layer, on pools that wait for a connection (herald.layers).
-            "BACKEND": "herald.layers.RedisChannelLayer",
+            "BACKEND": CHANNEL_LAYER_BACKEND,
             "CONFIG": {
-                # A socket timeout above the layer's 5 s blocking read (channels_redis's
+                # A socket timeout above the core layer's 5 s blocking read (channels_redis's
                 # brpop_timeout): redis-py 8 reads with a 5 s timeout by default, which ends
                 # the read of a socket idle for 5 s with TimeoutError and closes it (1011).
                 "hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": 15}],
                 "prefix": env.str("CHANNEL_LAYER_PREFIX", default="herald"),
-                # A socket that lags this far behind drops frames rather than Redis growing:
-                # the page asks for what it missed when it sees a gap in the versions.
-                "capacity": 200,
-                "expiry": 30,
             },
         }
     }
+    if CHANNEL_LAYER_BACKEND != "channels_redis.pubsub.RedisPubSubChannelLayer":
+        # The core layer: a socket that lags this far behind drops frames rather than Redis
+        # growing; the page asks for what it missed when it sees a gap in the versions.
+        CHANNEL_LAYERS["default"]["CONFIG"].update(capacity=200, expiry=30)
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
