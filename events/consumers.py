@@ -18,11 +18,11 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from events.access import access_stream_for_user
 from events.errors import StreamNotFound
 from events.live import stream_group
+from herald.sockets import SocketConsumer
 
 FORBIDDEN = 4403  # the close code for "you may not watch this stream" (HTTP's 403, 4000 + n)
 
@@ -35,7 +35,7 @@ def stream_version_for(user: Any, stream_id: str) -> int | None:
         return None
 
 
-class StreamConsumer(AsyncJsonWebsocketConsumer):
+class StreamConsumer(SocketConsumer):
     """One client's socket on one game stream.
 
     Subclasses (play.consumers.TableConsumer) change what a viewer is told through three

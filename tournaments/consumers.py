@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from herald.sockets import SocketConsumer
 from tournaments import live
 from tournaments.models import Tournament
 
@@ -29,7 +29,7 @@ def tournament_exists(pk: int) -> bool:
     return Tournament.objects.filter(pk=pk).exists()
 
 
-class TournamentConsumer(AsyncJsonWebsocketConsumer):
+class TournamentConsumer(SocketConsumer):
     """One page's socket on one tournament: the kinds of change, as they commit."""
 
     tournament_id: int = 0
