@@ -128,20 +128,23 @@ def layer_status() -> str:
         return "in-memory"
     token = uuid.uuid4().hex
 
-    async def round_trip() -> bool:
-        if isinstance(layer, RedisPubSubChannelLayer):
-            # Published to no subscriber, a message is gone: subscribe (new_channel) first.
-            # This loop has a pub/sub connection of its own, the consumers' loop another.
-            channel = await layer.new_channel("healthz.")
-        else:
-            # A plain channel, not new_channel()'s process-local one: the core layer's is read
-            # by the consumers' loop, and a second loop may not receive on it.
-            channel = f"healthz.{token}"
+    async def through(channel: str) -> bool:
         await layer.send(channel, {"type": "healthz", "token": token})
         message = await layer.receive(channel)
-        if isinstance(layer, RedisPubSubChannelLayer):
-            await unsubscribe(layer, channel)
         return bool(message.get("token") == token)
+
+    async def round_trip() -> bool:
+        if not isinstance(layer, RedisPubSubChannelLayer):
+            # A plain channel, not new_channel()'s process-local one: the core layer's is read
+            # by the consumers' loop, and a second loop may not receive on it.
+            return await through(f"healthz.{token}")
+        # Published to no subscriber, a message is gone: subscribe (new_channel) first. This
+        # loop has a pub/sub connection of its own, the consumers' loop another.
+        channel = await layer.new_channel("healthz.")
+        try:
+            return await through(channel)
+        finally:
+            await unsubscribe(layer, channel)
 
     try:
         same = _sender.run(round_trip, timeout=SEND_TIMEOUT)

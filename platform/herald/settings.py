@@ -169,9 +169,8 @@ else:
 # CHANNEL_LAYER_URL picks another Redis database or server than REDIS_URL's. Without Redis the
 # layer is in-memory: one process (`make run`), which is all it serves.
 CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", default=REDIS_URL)
-CHANNEL_LAYER_BACKEND = env.str(
-    "CHANNEL_LAYER_BACKEND", default="channels_redis.pubsub.RedisPubSubChannelLayer"
-)
+PUBSUB_LAYER = "channels_redis.pubsub.RedisPubSubChannelLayer"
+CHANNEL_LAYER_BACKEND = env.str("CHANNEL_LAYER_BACKEND", default=PUBSUB_LAYER)
 if CHANNEL_LAYER_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -185,7 +184,7 @@ if CHANNEL_LAYER_URL:
             },
         }
     }
-    if CHANNEL_LAYER_BACKEND != "channels_redis.pubsub.RedisPubSubChannelLayer":
+    if CHANNEL_LAYER_BACKEND != PUBSUB_LAYER:
         # The core layer: a socket that lags this far behind drops frames rather than Redis
         # growing; the page asks for what it missed when it sees a gap in the versions.
         CHANNEL_LAYERS["default"]["CONFIG"].update(capacity=200, expiry=30)
