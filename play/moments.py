@@ -60,8 +60,13 @@ FACTS_FOR = 60.0
 
 
 def read_moment(stream_id: UUID, previous: Moment | None = None) -> Moment:
-    """The stream as it is now (StreamNotFound when there is none). Two queries when the
-    ``previous`` moment of the stream lends its facts and events, five otherwise."""
+    """The stream as it is now (StreamNotFound when there is none). One query when the
+    ``previous`` moment of the stream lends its facts and events and the stream has moved on
+    since, five at most otherwise."""
+    if previous is not None:
+        moment = _moment_after(stream_id, previous)
+        if moment is not None:
+            return moment
     stream = Stream.objects.filter(pk=stream_id).first()
     if stream is None:
         raise StreamNotFound(f"there is no game stream {stream_id}")
@@ -71,11 +76,36 @@ def read_moment(stream_id: UUID, previous: Moment | None = None) -> Moment:
         kept = tuple(e for e in previous.recent if e.seq > after)
         after = max(after, previous.version)
     fresh = Event.objects.filter(stream=stream, seq__gt=after, seq__lte=stream.version)
+    recent = kept + tuple(fresh.order_by("seq"))
+    return _moment(stream, recent, previous)
+
+
+def _moment_after(stream_id: UUID, previous: Moment) -> Moment | None:
+    """The stream's next moment in one query: its newest events since ``previous`` (at most
+    :data:`LAST_MOVES`), each with the stream row joined. One statement sees one snapshot of
+    the database, and an append writes its events and the row's version together, so the
+    newest event read is the row's version. None when there is no newer event (the caller
+    reads the row alone: a stream gone, or one that did not move)."""
+    newest = list(
+        Event.objects.select_related("stream")
+        .filter(stream_id=stream_id, seq__gt=previous.version)
+        .order_by("-seq")[:LAST_MOVES]
+    )
+    if not newest or newest[0].seq != newest[0].stream.version:
+        return None
+    stream = newest[0].stream
+    after = max(stream.version - LAST_MOVES, 0)
+    kept = tuple(e for e in previous.recent if e.seq > after)
+    return _moment(stream, kept + tuple(reversed(newest)), previous)
+
+
+def _moment(stream: Stream, recent: tuple[Event, ...], previous: Moment | None) -> Moment:
+    """The moment of ``stream`` with its ``recent`` events; the facts lent by ``previous``
+    while they are fresh, else read (three queries)."""
     if previous is not None and time.monotonic() - previous.facts_read_at < FACTS_FOR:
         facts, read_at = previous.facts, previous.facts_read_at
     else:
         facts, read_at = stream_facts(stream), time.monotonic()
-    recent = kept + tuple(fresh.order_by("seq"))
     return Moment(stream=stream, facts=facts, recent=recent, facts_read_at=read_at)
 
 

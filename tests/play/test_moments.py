@@ -22,6 +22,7 @@ from play.batches import StreamBatches
 from play.consumers import draw_for
 from play.moments import moment_at, moments
 from play.rendering import public_drawings, render_table
+from play.selectors import LAST_MOVES
 from tests.conftest import run_async
 from tests.play.test_live_access import tournament_game
 from tests.ratings.games import play_stream
@@ -87,21 +88,25 @@ def test_a_new_version_is_read_again_and_an_older_one_gets_the_newer_drawing() -
     assert moments.reads == 2
 
 
-def test_the_next_version_reads_two_queries_and_draws_the_fragment() -> None:
+def test_the_next_version_reads_one_query_and_draws_the_fragment() -> None:
     """A moment lends the next its facts (names, tournament table) and its last events: the
-    next version reads only the stream row and the new events, and draws what the fragment
-    draws, last moves included."""
+    next version reads only the new events with the stream row joined, one query, and draws
+    what the fragment draws, last moves included; so does a version many moves on."""
     users = [make_user(name) for name in ("Gaspard", "Hortense", "Ines")]
     stream = play_stream(
         stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=9
     )
     drawn(users[0], stream, 0, stream.version)
-    for _ in range(3):
-        stream = play_stream(stream, stop_after=1)
+    for moves in (1, 1, 2, 9):  # 9: more than the six last moves the table shows
+        stream = play_stream(stream, stop_after=moves)
         with CaptureQueriesContext(connection) as read:
             got = drawn(users[1], stream, 1, stream.version)
-        assert len(read.captured_queries) == 2
+        assert len(read.captured_queries) == 1
         assert got == render_table(access_stream_for_user(users[1], stream.pk), "en", PRESENT)
+    held = moment_at(stream.pk, stream.version)
+    assert [event.seq for event in held.recent] == list(
+        range(stream.version - LAST_MOVES + 1, stream.version + 1)
+    )
 
 
 def test_a_private_game_refuses_a_spectator_who_may_not_watch_it() -> None:
