@@ -26,6 +26,15 @@ logger = logging.getLogger(__name__)
 #: The apps whose templates are drawn live (table frames, tournament regions): compiled ahead.
 LIVE_APPS = ("play", "tournaments")
 
+#: Young collections between two full ones (Python's default is 10). A full collection scans
+#: every object the process tracks and stops the event loop and the drawing thread while it
+#: runs; a socket server holds some 300 tracked objects a socket, so at 1,250 sockets each took
+#: 150-190 ms, every 15-30 s (bench/live.py, level 3), and the frames of every move drawn
+#: meanwhile waited: the push p99 went from about 80 to 114-176 ms. Ten times fewer, the same
+#: run had none in its minute. Cyclic garbage that survived the young generations waits that
+#: much longer; the rest (reference counting frees most objects) is unchanged.
+FULL_COLLECTION_AFTER = 100
+
 
 def warm_up() -> None:
     """Import the URLconf and its views, load the games' editions and compile the live pages'
@@ -42,6 +51,8 @@ def warm_up() -> None:
     # long as the process: out of the collector's generations, a full collection (which stops
     # the event loop and every drawing while it runs) scans only what the requests made.
     gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTION_AFTER)
 
 
 def live_template_names() -> list[str]:
