@@ -53,6 +53,8 @@ class Moment:
         return access_to_stream(user, self.stream, seat, known_delay=delay)
 
 
+_EVENTS_STREAM = Event._meta.get_field("stream")
+
 #: Seconds a moment's facts (seats' names, the tournament table) serve the stream's next
 #: versions before they are read again: they never change with a move, and a display name
 #: edited meanwhile reaches the sockets within this time.
@@ -94,6 +96,10 @@ def _moment_after(stream_id: UUID, previous: Moment) -> Moment | None:
     if not newest or newest[0].seq != newest[0].stream.version:
         return None
     stream = newest[0].stream
+    for event in newest:
+        # Each row came with its own copy of the stream row (its snapshot too): the moment
+        # holds one, and the events it lends the next moments hold none.
+        _EVENTS_STREAM.delete_cached_value(event)
     after = max(stream.version - LAST_MOVES, 0)
     kept = tuple(e for e in previous.recent if e.seq > after)
     return _moment(stream, kept + tuple(reversed(newest)), previous)

@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from events.access import access_stream_for_user
 from events.errors import StreamNotFound
+from events.models import Event
 from events.services import stream_open
 from play import batches as batches_module
 from play.batches import StreamBatches
@@ -107,6 +108,8 @@ def test_the_next_version_reads_one_query_and_draws_the_fragment() -> None:
     assert [event.seq for event in held.recent] == list(
         range(stream.version - LAST_MOVES + 1, stream.version + 1)
     )
+    # The stream row (and its snapshot) is held once, by the moment, not by each event.
+    assert not any(Event.stream.is_cached(event) for event in held.recent)
 
 
 def test_a_private_game_refuses_a_spectator_who_may_not_watch_it() -> None:
