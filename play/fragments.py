@@ -35,6 +35,7 @@ _PLAIN_NAMES: dict[type, str] = {kind: kind.__name__ for kind in _PLAIN}
 _KINDS: dict[type, str] = dict(_PLAIN_NAMES)
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _LIST, _DICT = "[", "{"  # never a kind's name: those are dotted, with an id
+_STR = _PLAIN_NAMES[str]
 
 
 def _kind_name(kind: type) -> str:
@@ -58,6 +59,11 @@ def _plain_copy(value: Any) -> Any:
     if isinstance(value, str):
         return str.__str__(value)  # str() would give back the SafeString itself
     return int(value) if isinstance(value, int) else float(value)
+
+
+def _mixed_order(pair: tuple[Any, Any]) -> tuple[str, str]:
+    """A dict's items in one order whatever the kinds of its keys: by kind, then as text."""
+    return (type(pair[0]).__name__, str(pair[0]))
 
 
 def value_key(value: Any) -> tuple[Any, ...]:
@@ -88,11 +94,19 @@ def _spell(value: Any, out: list[Any]) -> None:
                 _spell(item, out)
     elif kind is dict:
         out += (_DICT, len(value))
-        for key, item in sorted(
-            value.items(), key=lambda pair: (type(pair[0]).__name__, str(pair[0]))
-        ):
-            _spell(key, out)
-            _spell(item, out)
+        if all(type(key) is str for key in value):
+            # The usual dict, keyed by strings: sorted by key alone, which is the order the
+            # mixed case's (kind, text) gives them, and no key function to call per item.
+            for key, item in sorted(value.items()):
+                out += (_STR, key)
+                if (name := _PLAIN_NAMES.get(type(item))) is not None:
+                    out += (name, item)
+                else:
+                    _spell(item, out)
+        else:
+            for key, item in sorted(value.items(), key=_mixed_order):
+                _spell(key, out)
+                _spell(item, out)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         out.append(_kind_name(kind))  # its fields follow, as many as the kind has
         for field in _field_names(kind):

@@ -8,6 +8,7 @@ hold more than the seat may see.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -53,6 +54,7 @@ POWERS: tuple[str | None, ...] = (
 MALANDRIN, RELIGIEUX = 0, 4
 
 
+@functools.lru_cache(maxsize=64)
 def colour_class(colour: str | None) -> str:
     """The CSS class of a blason colour ("La Ferté" -> "blason-la-ferte"); "" when hidden."""
     return f"blason-{slugify(colour)}" if colour else ""
