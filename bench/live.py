@@ -14,6 +14,7 @@ every client ended on its stream's version with its versions in order.
     python bench/live.py                  # the three levels of issue #19
     BENCH_LEVELS=1 BENCH_SECONDS=10 python bench/live.py
     BENCH_SOCKET_SERVERS=2 python bench/live.py   # the sockets spread over two daphne processes
+    BENCH_SOCKET_SERVERS=2 BENCH_SPREAD=table python bench/live.py  # a table's sockets together
     CHANNEL_LAYER_BACKEND=herald.layers.RedisChannelLayer python bench/live.py  # the core layer
 
 Levels: 1 = 10 tables × 4 seats at 4 moves/s (a club night), 2 = 100 × 4 at 20 moves/s,
@@ -57,6 +58,11 @@ DATABASE_URL = os.environ.get(
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
 SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
 SOCKET_SERVERS = int(os.environ.get("BENCH_SOCKET_SERVERS", "1"))
+# How sockets land on the socket servers: "socket", one after another as a load balancer deals
+# new connections (a table's seats on different processes, each drawing its own seats at once),
+# or "table", every socket of a table on the same process (the figures before 2026-12-06's
+# fourth session).
+SPREAD = os.environ.get("BENCH_SPREAD", "socket")
 # The stack's channel layer (settings.CHANNEL_LAYER_BACKEND): CHANNEL_LAYER_BACKEND=
 # herald.layers.RedisChannelLayer runs the core layer Herald ran before 2026-12-06.
 LAYER = "pub/sub" if "pubsub" in os.environ.get("CHANNEL_LAYER_BACKEND", "pubsub") else "core"
@@ -70,6 +76,9 @@ os.environ["REDIS_URL"] = REDIS_URL
 os.environ["CHANNEL_LAYER_PREFIX"] = PREFIX
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "herald.settings")
 os.environ.setdefault("HERALD_THROTTLE", "false")
+# As the servers run (stack_environment): the in-process figures below then time what a
+# socket server does, without DEBUG's logging of every query.
+os.environ.setdefault("DEBUG", "false")
 os.environ["BENCH_DATABASE_URL"] = DATABASE_URL  # bench.append's helpers read it
 
 import django  # noqa: E402
@@ -453,14 +462,16 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
     ready: list[asyncio.Event] = []
     arriving = asyncio.Semaphore(8)
     baseline = resident_kib(stack.pids("server") - {stack.processes["server"][0].pid})
+    dealt = 0
     for index, table in enumerate(tables):
-        port = stack.socket_ports[index % len(stack.socket_ports)]
-        url = f"ws://127.0.0.1:{port}/ws/games/{table.stream_id}/table/"
-        origin = f"http://127.0.0.1:{port}"
         clients = [(cookie, False) for cookie in table.cookies]
         if table.spectator_cookie:
             clients.append((table.spectator_cookie, True))
         for cookie, spectator in clients:
+            port = stack.socket_ports[(dealt if SPREAD == "socket" else index) % SOCKET_SERVERS]
+            dealt += 1
+            url = f"ws://127.0.0.1:{port}/ws/games/{table.stream_id}/table/"
+            origin = f"http://127.0.0.1:{port}"
             client = Socket(table, spectator)
             event = asyncio.Event()
             sockets.append(client)
@@ -548,9 +559,10 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
 def print_level(figures: LevelFigures) -> None:
     level = figures.level
     spectators = f" + {level.spectators} spectators" if level.spectators else ""
+    dealt = f", dealt by {SPREAD}" if SOCKET_SERVERS > 1 else ""
     print(
         f"level {level.number}: {level.tables} tables × {SEATS} seats{spectators} "
-        f"({figures.sockets} sockets on {SOCKET_SERVERS} daphne, {LAYER} layer), "
+        f"({figures.sockets} sockets on {SOCKET_SERVERS} daphne{dealt}, {LAYER} layer), "
         f"aim {level.rate:g} moves/s"
     )
     print(f"  moves: {figures.moves} in {SECONDS:g} s ({figures.rate:.1f}/s)")
