@@ -3,8 +3,9 @@
 The option widgets are made from the engine's declared options (``Game.options``): a checkbox
 for a yes/no option, a list for a string with choices, a number for a whole number, checkboxes
 for a set of numbers. Each starts at the engine's default. The labels of the options Herald's
-games declare are written here in words a player reads (and translated); an option added later
-is still offered, under the engine's own description.
+games declare are written in words a player reads (and translated) in tournaments.games, which
+the tournament pages share; an option added later is still offered, under the engine's own
+description.
 """
 
 from __future__ import annotations
@@ -16,34 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.core import Game
 from engine.core.options import Option
-
-#: Option name -> (label, help text) in the viewer's words.
-OPTION_WORDS: dict[str, tuple[Any, Any]] = {
-    "tie_rule": (
-        _("Tied highest cards"),
-        _(
-            "Cascade: the highest value held by exactly one card wins. "
-            "Strict: a tie on the next value too, and nobody wins."
-        ),
-    ),
-    "variants": (_("Variants"), ""),
-    "abatement": (
-        _("Abatement tokens"),
-        _("Each player may break one placement rule, -8 at the end if still in use."),
-    ),
-    "max_turns": (_("Turn limit"), _("The game ends after this many turns.")),
-    "hidden_crowns": (_("Hidden crowns"), _("Players see only their own crowns.")),
-}
-
-#: (option name, value) -> the choice's words.
-CHOICE_WORDS: dict[tuple[str, Any], Any] = {
-    ("tie_rule", "cascade"): _("Cascade"),
-    ("tie_rule", "strict"): _("Strict"),
-    ("variants", 1): _("1 — the bourgeois consult tricks"),
-    ("variants", 2): _("2 — the bourgeois help themselves"),
-    ("variants", 3): _("3 — the bourgeois are curious (tokens)"),
-    ("variants", 4): _("4 — the religieux is active"),
-}
+from tournaments.games import CHOICE_WORDS, OPTION_WORDS
 
 PUBLIC = "public"
 

@@ -17,10 +17,10 @@ from django.utils.translation import gettext
 import engine
 from events.models import StreamStatus
 from play.drawings import DRAWINGS
-from play.forms import CHOICE_WORDS, OPTION_WORDS
 from play.models import OpenGame, OpenSeat
 from play.services import open_games_visible_to
 from tournaments import selectors as tournaments
+from tournaments.games import settings_words
 from tournaments.models import ClubMembership
 
 #: How many games being played the lobby lists (the newest first).
@@ -184,27 +184,6 @@ def house_bot_words(username: str) -> str:
 
 def _game_name(game_id: str) -> str:
     return next((game.name for game in engine.games() if game.id == game_id), game_id)
-
-
-def settings_words(game_id: str, options: dict[str, Any]) -> list[str]:
-    """The options that differ from the game's defaults, in words ("Variants: 1, 3")."""
-    declared = next((game.options for game in engine.games() if game.id == game_id), ())
-    words = []
-    for option in declared:
-        value = options.get(option.name, option.default)
-        if value == option.default or (option.kind == "integer-set" and not value):
-            continue
-        label = str(OPTION_WORDS.get(option.name, (option.name, ""))[0])
-        words.append(f"{label}: {_value_words(option.name, value)}")
-    return words
-
-
-def _value_words(name: str, value: Any) -> str:
-    if isinstance(value, bool):
-        return gettext("yes") if value else gettext("no")
-    if isinstance(value, list):
-        return ", ".join(str(item) for item in value)
-    return str(CHOICE_WORDS.get((name, value), value))
 
 
 def game_choice(game_id: str) -> GameChoice | None:

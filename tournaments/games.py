@@ -1,4 +1,5 @@
-"""What a tournament needs to know about a game: it exists, its player range, its options.
+"""What a tournament needs to know about a game: it exists, its player range, its options (and
+the options in words, for the tournament pages and the lobby).
 
 The engine registry (``engine.get``) is the truth. The preferred table size is tournament
 data, not a rule of the game, so it lives here as data.
@@ -9,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 import engine
 from engine.core.errors import InvalidOptions, UnknownGame
@@ -68,3 +72,55 @@ def game_options(game_id: str, options: Mapping[str, Any] | None) -> dict[str, A
         return engine.get(game_id).normalize_options(options)
     except (InvalidOptions, UnknownGame) as exc:
         raise InvalidInput(str(exc)) from None
+
+
+# -- the options in words ------------------------------------------------------------------
+
+#: Option name -> (label, help text) in the viewer's words.
+OPTION_WORDS: dict[str, tuple[Any, Any]] = {
+    "tie_rule": (
+        _("Tied highest cards"),
+        _(
+            "Cascade: the highest value held by exactly one card wins. "
+            "Strict: a tie on the next value too, and nobody wins."
+        ),
+    ),
+    "variants": (_("Variants"), ""),
+    "abatement": (
+        _("Abatement tokens"),
+        _("Each player may break one placement rule, -8 at the end if still in use."),
+    ),
+    "max_turns": (_("Turn limit"), _("The game ends after this many turns.")),
+    "hidden_crowns": (_("Hidden crowns"), _("Players see only their own crowns.")),
+}
+
+#: (option name, value) -> the choice's words.
+CHOICE_WORDS: dict[tuple[str, Any], Any] = {
+    ("tie_rule", "cascade"): _("Cascade"),
+    ("tie_rule", "strict"): _("Strict"),
+    ("variants", 1): _("1 — the bourgeois consult tricks"),
+    ("variants", 2): _("2 — the bourgeois help themselves"),
+    ("variants", 3): _("3 — the bourgeois are curious (tokens)"),
+    ("variants", 4): _("4 — the religieux is active"),
+}
+
+
+def settings_words(game_id: str, options: dict[str, Any]) -> list[str]:
+    """The options that differ from the game's defaults, in words ("Variants: 1, 3")."""
+    declared = next((game.options for game in engine.games() if game.id == game_id), ())
+    words = []
+    for option in declared:
+        value = options.get(option.name, option.default)
+        if value == option.default or (option.kind == "integer-set" and not value):
+            continue
+        label = str(OPTION_WORDS.get(option.name, (option.name, ""))[0])
+        words.append(f"{label}: {_value_words(option.name, value)}")
+    return words
+
+
+def _value_words(name: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value)
+    return str(CHOICE_WORDS.get((name, value), value))

@@ -129,7 +129,10 @@ def test_overview_puts_the_settings_in_words_and_links_each_published_round(
     assert "1st: " in body
     assert "2nd: " in body
     assert "Opp. points, then Game score" in body
-    assert "max_turns = 5" in body
+    assert "Game options Turn limit: 5" in body  # in words, not the engine's keys
+    assert "max_turns" not in body
+    french = Client().get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Options de jeu Limite de tours: 5" in text(french.content.decode())
     assert 'href="/"' in html  # back to the front page
     rounds = Round.objects.filter(tournament=tournament).exclude(state=Round.State.SUPERSEDED)
     assert rounds.exists()
