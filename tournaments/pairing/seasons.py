@@ -111,7 +111,7 @@ def season_ranking(
             SeasonRow(
                 rank=rank,
                 player=player,
-                points=sum(e.points for e in mine),
+                points=_season_points(mine),
                 played=len(mine),
                 best=min(e.place for e in mine),
                 entries=tuple(mine),
@@ -161,7 +161,15 @@ def _order_key(entries: Sequence[SeasonEntry], depth: int) -> tuple[float, tuple
     then more tournaments played."""
     counts = Counter(e.place for e in entries)
     countback = tuple(-counts.get(place, 0) for place in range(1, depth + 1))
-    return (-round(sum(e.points for e in entries), 9), countback, -len(entries))
+    return (-_season_points(entries), countback, -len(entries))
+
+
+def _season_points(entries: Sequence[SeasonEntry]) -> float:
+    """A player's season points, rounded to 9 decimals: shared places give thirds and sixths,
+    whose float sums differ in the last digit with the order they are added in (3.666…665
+    against 3.666…67). Rounded, players level on points are equal, ranked together and shown
+    alike."""
+    return round(sum(e.points for e in entries), 9)
 
 
 def _check(points_by_place: Sequence[float], tie_rule: str) -> None:
