@@ -105,12 +105,16 @@ CHOICE_WORDS: dict[tuple[str, Any], Any] = {
 }
 
 
-def settings_words(game_id: str, options: dict[str, Any]) -> list[str]:
-    """The options that differ from the game's defaults, in words ("Variants: 1, 3")."""
-    declared = next((game.options for game in engine.games() if game.id == game_id), ())
+def settings_words(game_id: str, options: Mapping[str, Any] | None) -> list[str]:
+    """The options that differ from the game's defaults, in words ("Variants: 1, 3"); none for
+    a game the engine no longer knows."""
+    try:
+        declared = engine.get(game_id).options
+    except UnknownGame:
+        return []
     words = []
     for option in declared:
-        value = options.get(option.name, option.default)
+        value = (options or {}).get(option.name, option.default)
         if value == option.default or (option.kind == "integer-set" and not value):
             continue
         label = str(OPTION_WORDS.get(option.name, (option.name, ""))[0])

@@ -121,7 +121,7 @@ def _settings_in_words(tournament: Tournament) -> list[tuple[str, str]]:
         (_("Late entry"), _late_entry_in_words(tournament)),
         (_("Tie-breakers"), _(", then ").join(breakers) if breakers else _("none")),
     ]
-    options = games.settings_words(tournament.game_id, tournament.options or {})
+    options = games.settings_words(tournament.game_id, tournament.options)
     if options:  # only those that differ from the game's own rules, in words
         rows.append((_("Game options"), "; ".join(options)))
     return rows
