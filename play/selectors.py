@@ -8,9 +8,12 @@ legal moves, never from the full state; the sealed seed is never put in the page
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django.urls import get_script_prefix, reverse
 
 import engine
 from engine.core import EngineError
@@ -54,9 +57,36 @@ class GameSummary:
     table_number: int | None
 
     @property
+    def fragment_url(self) -> str:
+        """Where the table page fetches this table's drawing afresh."""
+        return table_urls(self.stream_id)[0]
+
+    @property
+    def moves_url(self) -> str:
+        """Where the table posts its moves (the game API)."""
+        return table_urls(self.stream_id)[1]
+
+    @property
     def winners(self) -> list[str]:
         """The names of the seats ranked first once the game has ended (several on a tie)."""
         return [seat.name for seat in self.seats if seat.rank == 1]
+
+
+def table_urls(stream_id: Any) -> tuple[str, str]:
+    """The table's fragment and moves addresses: reversed once per stream (and script prefix)
+    in this process, since every seat's drawing of every move names them and reversing two
+    addresses was about a tenth of a Les 7 Blasons table's template."""
+    return _table_urls(get_script_prefix(), str(stream_id))
+
+
+@functools.lru_cache(maxsize=4096)
+def _table_urls(prefix: str, stream_id: str) -> tuple[str, str]:
+    # reverse() reads the script prefix itself; it is in the key so that a cached address
+    # always carries the prefix it was reversed under.
+    return (
+        reverse("play:fragment", args=[stream_id]),
+        reverse("stream-moves", args=[stream_id]),
+    )
 
 
 def game_name(game_id: str) -> str:

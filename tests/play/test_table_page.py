@@ -11,13 +11,15 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import reverse
+from django.urls import reverse, set_script_prefix
 
+from events.access import access_stream_for_user
 from events.models import Stream
 from events.services import stream_open
 from events.states import current_state
 from herald.roles import ARBITERS
 from play.drawings import DRAWINGS
+from play.rendering import render_table
 from tests.busy_player import Busy, busy_player
 from tests.platform.test_me import contains_code, hand_codes_hidden_from, text
 from tests.users import make_user
@@ -145,3 +147,31 @@ def test_no_other_hand_and_no_seed_on_a_running_game(busy: Busy, who: str) -> No
     assert stream.seed not in html
     # The search would see a leak: the same codes are found in the state's own dump.
     assert all(contains_code(repr(current_state(stream).hands), code) for code in hidden)
+
+
+
+@pytest.mark.parametrize("game_id", sorted(DRAWINGS))
+def test_the_table_names_its_addresses_under_the_prefix_it_is_served_at(game_id: str) -> None:
+    """The fragment and moves addresses on the table's root are reversed once per stream and
+    kept (play.selectors.table_urls): a Herald served under a script prefix (as a WSGI or ASGI
+    handler sets it per request) must still get addresses under that prefix, not the ones kept
+    from a drawing served at the root."""
+    users = [make_user(f"addr-{game_id[:4]}-{n}") for n in range(3)]
+    stream = stream_open(game_id=game_id, seats=users, public=True)
+    expected = {
+        "fragment": reverse("play:fragment", args=[stream.pk]),
+        "moves": reverse("stream-moves", args=[stream.pk]),
+    }
+    try:
+        for prefix in ("/", "/club/", "/"):
+            set_script_prefix(prefix)
+            drawn = render_table(access_stream_for_user(users[0], stream.pk), "en", [True] * 3)
+            assert drawn is not None
+            tag = re.search(r'<section class="game-table[^"]*"([^>]*)>', drawn[1])
+            assert tag is not None
+            found = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', tag.group(1)))
+            assert {name: found[name] for name in expected} == {
+                name: prefix.rstrip("/") + url for name, url in expected.items()
+            }
+    finally:
+        set_script_prefix("/")
