@@ -436,7 +436,11 @@ class LevelFigures:
     kib_per_socket: float
     lost: int  # sockets not ending on their stream's version
     out_of_order: int  # sockets whose versions went backwards
-    slowest: list[tuple[float, float]]  # (seconds into the run, ms to the last seat) of the worst
+    # The answer to the last seat's frame: the socket server's part of the push, without the
+    # append's own time (a slow POST makes a slow push; this says what the sockets added).
+    after_answer_ms: tuple[float, float, float]
+    # (seconds into the run, s to the last seat, s of the POST) of the slowest pushes
+    slowest: list[tuple[float, float, float]]
 
 
 async def last_frames(sockets: list[Socket], patience: float = 30.0) -> None:
@@ -519,7 +523,8 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
     appends: list[float] = []
     seats: list[float] = []
     spectators: list[float] = []
-    seats_when: list[tuple[float, float]] = []
+    seats_when: list[tuple[float, float, float]] = []
+    after_answer: list[float] = []
     for table in tables:
         mine = [client for client in sockets if client.table is table]
         for version, posted in table.posted.items():
@@ -531,7 +536,9 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
                 if shown and all(when is not None for when in shown):
                     into.append(max(when for when in shown if when is not None) - posted)
                     if not group:
-                        seats_when.append((posted - started, into[-1]))
+                        answer = table.answered[version] - posted
+                        seats_when.append((posted - started, into[-1], answer))
+                        after_answer.append(into[-1] - answer)
     lost = sum(
         1
         for s in sockets
@@ -546,6 +553,7 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
         rate=moves / elapsed,
         append_ms=spread(appends),
         seat_ms=spread(seats) if seats else (0.0, 0.0, 0.0),
+        after_answer_ms=spread(after_answer) if after_answer else (0.0, 0.0, 0.0),
         spectator_ms=spread(spectators) if spectators else None,
         cpu_ms={name: (after[name] - before[name]) * 1000 / max(moves, 1) for name in before},
         sockets=len(sockets),
@@ -576,13 +584,17 @@ def print_level(figures: LevelFigures) -> None:
 
     line("POST (the validated append)", figures.append_ms)
     line("POST → last seat's frame", figures.seat_ms)
+    line("  of which answer → last seat", figures.after_answer_ms)
     if figures.spectator_ms is not None:
         line("POST → last spectator's frame", figures.spectator_ms)
     cpu = ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures.cpu_ms.items())
     print(f"  CPU per move: {cpu}")
     print(f"  server memory per socket: {figures.kib_per_socket:.0f} KiB")
     # When the slowest pushes came tells a periodic stall (heartbeats, collections) from a burst.
-    slowest = ", ".join(f"{ms * 1000:.0f} ms at {at:.1f} s" for at, ms in figures.slowest)
+    slowest = ", ".join(
+        f"{push * 1000:.0f} ms (POST {post * 1000:.0f}) at {at:.1f} s"
+        for at, push, post in figures.slowest
+    )
     print(f"  slowest pushes: {slowest}")
     worst = max(figures.seat_ms[1], figures.spectator_ms[1] if figures.spectator_ms else 0.0)
     ratio = worst / figures.append_ms[1] if figures.append_ms[1] else float("inf")
