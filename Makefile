@@ -103,7 +103,7 @@ records: demo
 	done; exit $$status
 
 messages: venv
-	$(BIN)/python manage.py makemessages -l fr --no-obsolete $(MESSAGE_IGNORES)
+	$(BIN)/python manage.py makemessages -l fr --no-obsolete --extension html,txt,py,jinja $(MESSAGE_IGNORES)
 	$(BIN)/python manage.py compilemessages -l fr --ignore='.venv/*'
 
 clean:

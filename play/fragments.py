@@ -8,8 +8,7 @@ module keeps it per process, keyed by exactly that, and the next drawing of the 
 the same language (another seat's, the next move's) takes it from here. It cannot serve one
 viewer's part to another unless the values are equal, in which case the HTML is too.
 
-``{% drawn "play/blazon/_space.svg.html" space=space %}`` (play.templatetags.fragments) draws
-through it. The values must be plain data (dataclasses, lists, tuples, dicts, strings,
+``{{ drawn("play/blazon/_space.svg.jinja", space=space) }}`` (play.jinja) draws through it. The values must be plain data (dataclasses, lists, tuples, dicts, strings,
 numbers, booleans, None): anything else raises TypeError rather than risk a key that does not
 say everything the template reads.
 """
@@ -140,7 +139,7 @@ class Fragments:
                 self._items.move_to_end(key)
                 return found
         # A plain str, not the SafeString drawn: the garbage collector tracks those, and the
-        # cache holds thousands ({% drawn %} marks the HTML safe again).
+        # cache holds thousands (drawn() marks the HTML safe again).
         html = str.__str__(render_to_string(template, dict(values)))  # it may add to its context
         with self._lock:
             self.misses += 1

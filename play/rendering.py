@@ -17,6 +17,7 @@ from uuid import UUID
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import mark_safe
 
 from events.access import StreamAccess
 from play import presence as presences
@@ -53,6 +54,20 @@ def table_context(
         # How far behind a spectator is kept (the page says so; 0 for everyone else).
         "spectator_delay": access.spectator_delay,
     }
+
+
+def page_context(access: StreamAccess) -> dict[str, Any]:
+    """The table page's context: :func:`table_context` with the table drawn (``table_html``)
+    and the tab's title (``table_title``) when the game is drawn at the table. Drawn here, not
+    included by the page: a game's drawing may be a Jinja2 template (play.jinja), which a
+    Django page cannot include."""
+    context = table_context(access)
+    if context["table"] is not None:
+        drawing = context["drawing"]
+        # Both engines escaped what they drew.
+        context["table_html"] = mark_safe(render_to_string(drawing.template, context))
+        context["table_title"] = mark_safe(render_to_string(drawing.title_template, context))
+    return context
 
 
 class PublicDrawings:

@@ -45,7 +45,7 @@ def _access(request: HttpRequest, stream: UUID) -> StreamAccess:
 def table(request: HttpRequest, stream: UUID) -> HttpResponse:
     """The game page for a seated player, an arbiter or staff, or anyone when public: the live
     table for the games drawn so far, the game's public facts for the others."""
-    return render(request, "play/table.html", rendering.table_context(_access(request, stream)))
+    return render(request, "play/table.html", rendering.page_context(_access(request, stream)))
 
 
 @require_GET

@@ -55,10 +55,16 @@ def warm_up() -> None:
     gc.set_threshold(young, middle, FULL_COLLECTION_AFTER)
 
 
+#: Where each engine finds an app's templates, and how they are named (settings.TEMPLATES).
+TEMPLATE_DIRS = (("templates", "*.html"), ("jinja2", "*.jinja"))
+
+
 def live_template_names() -> list[str]:
-    """The template names of :data:`LIVE_APPS`, as ``get_template`` takes them."""
+    """The template names of :data:`LIVE_APPS` in either engine, as ``get_template`` takes
+    them."""
     names = []
     for label in LIVE_APPS:
-        root = Path(apps.get_app_config(label).path) / "templates"
-        names += sorted(str(path.relative_to(root)) for path in root.rglob("*.html"))
+        for folder, pattern in TEMPLATE_DIRS:
+            root = Path(apps.get_app_config(label).path) / folder
+            names += sorted(str(path.relative_to(root)) for path in root.rglob(pattern))
     return names

@@ -33,6 +33,7 @@ from engine.core import BadMove, IllegalMove, InvalidOptions, Seat, Termination,
 from events.models import Stream
 from events.services import stream_open
 from herald import demo
+from herald.management.commands.makemessages import jinja_as_python
 from herald.texts import per_language, render
 from play import sept_blasons
 from ratings import selectors as ratings_selectors
@@ -158,6 +159,28 @@ def test_the_catalogue_is_complete_with_no_fuzzy_entry() -> None:
     untranslated = [e.msgid for e in ENTRIES if not all(e.msgstr) or not e.msgstr]
     assert untranslated == []
     assert [e.msgid for e in ENTRIES if "fuzzy" in e.flags] == []
+
+
+def test_every_sentence_of_the_jinja_drawings_is_in_the_catalogue() -> None:
+    """The Jinja2 drawings (play/jinja2/) are read for ``make messages`` by herald's own
+    makemessages (Django's reads only its own templates): each of their calls is found, with
+    its plural and context, and has its French. A sentence misspelt in a template, or added
+    without ``make messages``, would be drawn in English."""
+    root = Path(django.apps.apps.get_app_config("play").path) / "jinja2"
+    entries = {(e.context, e.msgid): e for e in ENTRIES}
+    found = []
+    for path in sorted(root.rglob("*.jinja")):
+        calls = jinja_as_python(str(path))
+        found += [(path.name, call) for call in ast.parse(calls).body]
+    assert len(found) > 40
+    for name, statement in found:
+        call = statement.value  # type: ignore[attr-defined]
+        texts = [arg.value for arg in call.args if isinstance(arg, ast.Constant)]
+        context = texts.pop(0) if call.func.id in ("pgettext", "npgettext") else None
+        entry = entries.get((context, texts[0]))
+        assert entry is not None, (name, texts)
+        assert entry.plural == (texts[1] if len(texts) > 1 else None), (name, texts)
+        assert all(entry.msgstr), (name, texts)
 
 
 def test_every_translation_keeps_the_placeholders_of_its_msgid() -> None:

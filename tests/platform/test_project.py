@@ -114,8 +114,28 @@ def test_dockerfile_runs_as_a_non_root_user_with_gunicorn() -> None:
     assert "gunicorn" in dockerfile
 
 
+def test_the_image_holds_every_app_and_the_french_catalogue() -> None:
+    """The image is built from the folders it copies: an app missing there (play once was)
+    makes a server that fails at its start, and a missing locale/ a site in English only."""
+    dockerfile = (ROOT / "docker" / "Dockerfile").read_text()
+    copied = set(re.findall(r"^COPY (\S+) ", dockerfile, re.M))
+    assert {"platform", "engine", "events", "tournaments", "ratings", "play", "locale"} <= copied
+
+
 CONFLICT_MARKER = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.M)
-TEXT_SUFFIXES = {".py", ".html", ".txt", ".css", ".js", ".md", ".po", ".toml", ".yaml", ".cfg"}
+TEXT_SUFFIXES = {
+    ".py",
+    ".html",
+    ".jinja",
+    ".txt",
+    ".css",
+    ".js",
+    ".md",
+    ".po",
+    ".toml",
+    ".yaml",
+    ".cfg",
+}
 
 
 def test_no_merge_conflict_marker_is_left_in_a_tracked_file() -> None:

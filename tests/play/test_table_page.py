@@ -149,7 +149,6 @@ def test_no_other_hand_and_no_seed_on_a_running_game(busy: Busy, who: str) -> No
     assert all(contains_code(repr(current_state(stream).hands), code) for code in hidden)
 
 
-
 @pytest.mark.parametrize("game_id", sorted(DRAWINGS))
 def test_the_table_names_its_addresses_under_the_prefix_it_is_served_at(game_id: str) -> None:
     """The fragment and moves addresses on the table's root are reversed once per stream and
