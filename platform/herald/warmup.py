@@ -35,6 +35,14 @@ LIVE_APPS = ("play", "tournaments")
 #: much longer; the rest (reference counting frees most objects) is unchanged.
 FULL_COLLECTION_AFTER = 100
 
+#: Net new tracked objects between two young collections (Python's default is 700). The Jinja2
+#: drawings (play/jinja.py) make more short-lived containers than the Django ones did, so the
+#: young collections came about four times as often, and the full ones with them: at level 3 a
+#: socket server made three full collections of 170-230 ms in its minute, and the push p99 was
+#: 331 ms. Ten times fewer young collections (about 5 ms each instead of 0.4, and 21 ms for the
+#: middle ones) left one full collection and a p99 of 121 ms (bench/live.py, 2026-12-06).
+YOUNG_COLLECTION_AFTER = 7_000
+
 
 def warm_up() -> None:
     """Import the URLconf and its views, load the games' editions and compile the live pages'
@@ -51,8 +59,8 @@ def warm_up() -> None:
     # long as the process: out of the collector's generations, a full collection (which stops
     # the event loop and every drawing while it runs) scans only what the requests made.
     gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_COLLECTION_AFTER)
+    _, middle, _ = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION_AFTER, middle, FULL_COLLECTION_AFTER)
 
 
 #: Where each engine finds an app's templates, and how they are named (settings.TEMPLATES).

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from herald.warmup import FULL_COLLECTION_AFTER, live_template_names
+from herald.warmup import FULL_COLLECTION_AFTER, YOUNG_COLLECTION_AFTER, live_template_names
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,9 +20,9 @@ import {module}
 from django.template import engines
 loader = engines["django"].engine.template_loaders[0]
 print("views" if "events.views" in sys.modules and "tournaments.pages" in sys.modules else "-")
-print(len(loader.get_template_cache))
+print(len(loader.get_template_cache), len(engines["jinja2"].env.cache))
 import gc
-print(gc.get_freeze_count(), gc.get_threshold()[2])
+print(gc.get_freeze_count(), gc.get_threshold()[0], gc.get_threshold()[2])
 """
 
 
@@ -37,10 +37,13 @@ def test_the_server_module_warms_up_on_import(module: str) -> None:
         [sys.executable, "-c", PROBE.format(module=module)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True,
     )  # fmt: skip
-    views, compiled, frozen, full_after = probe.stdout.split()
+    views, compiled, jinja_compiled, frozen, young_after, full_after = probe.stdout.split()
     assert views == "views"
-    assert int(compiled) >= len(live_template_names())
+    names = live_template_names()
+    assert int(compiled) >= len([name for name in names if not name.endswith(".jinja")])
+    assert int(jinja_compiled) == len([name for name in names if name.endswith(".jinja")]) > 20
     assert int(frozen) > 10_000  # the modules, the URLconf, the templates, the editions
+    assert int(young_after) == YOUNG_COLLECTION_AFTER != 700  # 700: Python's own
     assert int(full_after) == FULL_COLLECTION_AFTER != 10  # 10: Python's own
 
 
