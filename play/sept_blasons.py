@@ -537,12 +537,32 @@ def _in_trick(
         "colour_class": colour_class(card["colour"]),
         "power": _power(rank, variants),
         "active_religieux": rank == RELIGIEUX and RELIGIEUX in variants,
+        "malandrin_words": malandrin_words(card.get("malandrin_choice")),
         "steals": [
             {"mode": mode, "control": c}
             for mode, c in zip(("value", "power"), steals, strict=True)
             if c is not None
         ],
     }
+
+
+_MALANDRIN_NOTE = re.compile(r"(value|power) of position (\d+)")
+
+
+def malandrin_words(note: str | None) -> str:
+    """What a malandrin in the trick took, in the viewer's language ("" for none): the engine
+    notes it in English for the log ("power of position 2"), which a French table showed as
+    "prend la power of position 2"."""
+    if not note:
+        return ""
+    found = _MALANDRIN_NOTE.fullmatch(note)
+    if found is None:
+        return gettext("takes the %(choice)s") % {"choice": note}
+    if found[1] == "value":
+        words = gettext("takes the value of play position %(position)s")
+    else:
+        words = gettext("takes the power of play position %(position)s")
+    return words % {"position": found[2]}
 
 
 def _in_hand(card: dict[str, Any], variants: list[int], control: Any) -> dict[str, Any]:

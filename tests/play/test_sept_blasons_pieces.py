@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.template.loader import render_to_string
+from django.utils import translation
 
 import engine
 from engine.sept_blasons import testing
@@ -268,6 +269,29 @@ def test_the_malandrins_choices_are_on_the_cards_it_aims_at() -> None:
     for move in of_type([m.to_json() for m in GAME.legal_moves(state, seat)], "steal"):
         assert key(move) in moves_in(cards[move["card"]]), move
     assert "take its value" in text(trick.group(1))
+
+
+@pytest.mark.parametrize("mode", ["value", "power"])
+def test_what_a_malandrin_took_is_said_in_the_viewers_language(mode: str) -> None:
+    """The engine notes a malandrin's choice in English for its log ("power of position 2");
+    a French table said "prend la power of position 2"."""
+    state, seat = walk_until(
+        lambda s, legal: any(m["mode"] == mode for m in of_type(legal, "steal")), seed="thief"
+    )
+    move = next(m for m in GAME.legal_moves(state, seat) if m.to_json().get("mode") == mode)
+    state = GAME.apply(state, seat, move)
+    position = move.to_json()["card"]
+    words = {
+        "value": f"prend la valeur de la position de jeu {position}",
+        "power": f"prend le pouvoir de la position de jeu {position}",
+    }
+    with translation.override("fr"):
+        french = text(drawn(state, seat))
+    assert words[mode] in french
+    assert " of position" not in french
+    with translation.override("en"):
+        english = text(drawn(state, seat))
+    assert f"takes the {mode} of play position {position}" in english
 
 
 def test_set_aside_cards_are_drawn() -> None:
