@@ -59,7 +59,7 @@ def table_context(
 def page_context(access: StreamAccess) -> dict[str, Any]:
     """The table page's context: :func:`table_context` with the table drawn (``table_html``)
     and the tab's title (``table_title``) when the game is drawn at the table. Drawn here, not
-    included by the page: a game's drawing may be a Jinja2 template (play.jinja), which a
+    included by the page: the games' drawings are Jinja2 templates (play.jinja), which a
     Django page cannot include."""
     context = table_context(access)
     if context["table"] is not None:
