@@ -8,7 +8,8 @@ module keeps it per process, keyed by exactly that, and the next drawing of the 
 the same language (another seat's, the next move's) takes it from here. It cannot serve one
 viewer's part to another unless the values are equal, in which case the HTML is too.
 
-``{{ drawn("play/blazon/_space.svg.jinja", space=space) }}`` (play.jinja) draws through it. The values must be plain data (dataclasses, lists, tuples, dicts, strings,
+``{{ drawn("play/blazon/_space.svg.jinja", space=space) }}`` (play.jinja) draws through it.
+The values must be plain data (dataclasses, lists, tuples, dicts, strings,
 numbers, booleans, None): anything else raises TypeError rather than risk a key that does not
 say everything the template reads.
 """
