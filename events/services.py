@@ -22,8 +22,9 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -67,7 +68,14 @@ from events.payloads import (
     UnseenReshuffled,
     effect_record,
 )
-from events.states import ReshuffleRule, current_state, game_of, set_snapshot, state_cache
+from events.states import (
+    ReshuffleRule,
+    current_state,
+    game_of,
+    set_snapshot,
+    snapshot_state,
+    state_cache,
+)
 from events.store import event_store, head_columns
 from herald.texts import render
 
@@ -251,8 +259,19 @@ def stream_append_move(
     :class:`StreamFinished`, :class:`NotYourTurn`, ``engine.core.BadMove`` (malformed) or
     ``engine.core.IllegalMove`` (the rules refuse it). Nothing is stored when it refuses.
     The same key with the same request returns the events the first request stored.
+
+    On PostgreSQL a move that does not end the game is first tried without the row lock
+    (:func:`_append_at_version`); the locked transaction below takes every other case, and a
+    move whose stream moved on between the read and the write.
     """
     digest = request_digest({"seat": seat, "move": move, "expected_version": expected_version})
+    if _may_append_at_version():
+        outcome = _append_at_version(
+            stream_id, seat=seat, move=move, expected_version=expected_version,
+            idempotency_key=idempotency_key, digest=digest,
+        )  # fmt: skip
+        if outcome is not None:
+            return outcome
     with transaction.atomic():
         stream = _lock_stream(stream_id, idempotency_key)
         if idempotency_key is not None:
@@ -265,21 +284,16 @@ def stream_append_move(
         game = game_of(stream)
         parsed = game.decode_move(move)
         state = game.clone(current_state(stream))
-        if seat not in game.to_act(state):
-            names = [s.user.get_username() for s in stream.seats.select_related("user")]
-            raise NotYourTurn(render(game.not_your_turn(state, seat), names))
+        _check_turn(stream, game, state, seat)
         game.apply_in_place(state, seat, parsed)
         outcome = AppendOutcome(stream)
         outcome.events.append(
-            _next_event(
+            _move_event(
                 stream,
-                MoveMade(
-                    seat=seat,
-                    move=parsed.to_json(),
-                    public_move=game.public_move(parsed, seat),
-                    effects=[effect_record(e) for e in state.effects],
-                ),
+                game,
+                state,
                 seat=seat,
+                parsed=parsed,
                 idempotency_key=idempotency_key,
                 digest=digest,
             )
@@ -293,6 +307,123 @@ def stream_append_move(
     return outcome
 
 
+def _may_append_at_version() -> bool:
+    """Whether this database can append without the lock, and nothing else must be written
+    with the move: the outbox mode of the live messages writes an entry with every move."""
+    return (
+        event_store().appends_at_version
+        and getattr(settings, "HERALD_LIVE_SEND", "direct") != "outbox"
+    )
+
+
+def _append_at_version(
+    stream_id: UUID | str,
+    *,
+    seat: int,
+    move: Any,
+    expected_version: int,
+    idempotency_key: str | None,
+    digest: str,
+) -> AppendOutcome | None:
+    """The move appended without the row lock, or None for the locked transaction to take it.
+
+    The stream row is read as it is now, with no lock and no transaction; what the read says
+    is answered as the locked transaction would answer it at that moment (a retried key, a
+    finished game, a stale version, a move out of turn or against the rules). A valid move is
+    then written by one statement that moves the head only if the version is still the one
+    read (:meth:`events.store.EventStore.append_at_version`). None when the move ends the game
+    or the stream's turns are followed (an outbox entry must be written with it), when another
+    append got there between the read and the write, or when the key was used meanwhile.
+    """
+    stream = _lock_stream(stream_id, idempotency_key, lock=False)
+    if idempotency_key is not None:
+        repeated = _repeated_append(stream, idempotency_key, digest)
+        if repeated is not None:
+            return repeated
+    _check_appendable(stream, expected_version)
+    if stream.context.get(TURN_NOTICE):
+        return None
+    game = game_of(stream)
+    parsed = game.decode_move(move)
+    read = _state_as_read(stream, game)
+    if read is None:
+        return None
+    state = game.clone(read)
+    _check_turn(stream, game, state, seat)
+    game.apply_in_place(state, seat, parsed)
+    if game.result(state) is not None:
+        return None
+    outcome = AppendOutcome(stream)
+    event = _move_event(
+        stream,
+        game,
+        state,
+        seat=seat,
+        parsed=parsed,
+        idempotency_key=idempotency_key,
+        digest=digest,
+    )
+    outcome.events.append(event)
+    set_snapshot(stream, game, state)
+    try:
+        if connection.in_atomic_block:  # a caller's transaction: a refusal must not break it
+            with transaction.atomic():
+                written = _write_at_version(stream, event, expected_version)
+        else:
+            written = _write_at_version(stream, event, expected_version)
+    except IntegrityError:
+        return None  # the key was used meanwhile: the locked transaction says how
+    if not written:
+        return None
+    _remember_on_commit(stream, game, state)
+    announce_advanced(stream.pk, stream.version)
+    return outcome
+
+
+def _state_as_read(stream: Stream, game: Game[Any]) -> GameState | None:
+    """The state at the version read: this process's cached state, or the snapshot the read
+    brought; None otherwise. Unlocked, the row may have moved on since the read, so nothing
+    is read again (a deferred snapshot loaded now could be a newer version's)."""
+    cached = state_cache.get(stream.id, version=stream.version, engine_version=game.engine_version)
+    if cached is not None or "snapshot" in stream.get_deferred_fields():
+        return cached
+    state = snapshot_state(stream, game)
+    if state is not None:
+        state_cache.put(
+            stream.id, version=stream.version, engine_version=game.engine_version, state=state
+        )
+    return state
+
+
+def _write_at_version(stream: Stream, event: Event, expected_version: int) -> bool:
+    return event_store().append_at_version(stream, event, head_columns(), expected_version)
+
+
+def _check_turn(stream: Stream, game: Game[Any], state: GameState, seat: int) -> None:
+    if seat not in game.to_act(state):
+        names = [s.user.get_username() for s in stream.seats.select_related("user")]
+        raise NotYourTurn(render(game.not_your_turn(state, seat), names))
+
+
+def _move_event(
+    stream: Stream, game: Game[Any], state: GameState, *, seat: int, parsed: Any,
+    idempotency_key: str | None, digest: str,
+) -> Event:  # fmt: skip
+    """The ``MoveMade`` event of ``parsed``, just applied to ``state``."""
+    return _next_event(
+        stream,
+        MoveMade(
+            seat=seat,
+            move=parsed.to_json(),
+            public_move=game.public_move(parsed, seat),
+            effects=[effect_record(e) for e in state.effects],
+        ),
+        seat=seat,
+        idempotency_key=idempotency_key,
+        digest=digest,
+    )
+
+
 def _notify_turn(stream: Stream) -> None:
     """Tell whoever follows the stream's turns (:data:`TURN_NOTICE`) that it moved on."""
     if stream.context.get(TURN_NOTICE) and not stream.is_finished:
@@ -301,10 +432,12 @@ def _notify_turn(stream: Stream) -> None:
         )
 
 
-def _lock_stream(stream_id: UUID | str, idempotency_key: str | None = None) -> Stream:
-    """Lock the stream row (:meth:`events.store.EventStore.lock_stream`): the same query says
-    whether the key was used and brings the snapshot when this process has no cached state at
-    the stream's version."""
+def _lock_stream(
+    stream_id: UUID | str, idempotency_key: str | None = None, *, lock: bool = True
+) -> Stream:
+    """Lock the stream row, or only read it (:meth:`events.store.EventStore.lock_stream`): the
+    same query says whether the key was used and brings the snapshot when this process has no
+    cached state at the stream's version."""
     try:
         pk = stream_id if isinstance(stream_id, UUID) else UUID(str(stream_id))
     except ValueError:
@@ -312,7 +445,7 @@ def _lock_stream(stream_id: UUID | str, idempotency_key: str | None = None) -> S
             gettext("there is no game stream {stream_id}").format(stream_id=stream_id)
         ) from None
     stream = event_store().lock_stream(
-        pk, idempotency_key, cached_version=state_cache.version_of(pk)
+        pk, idempotency_key, cached_version=state_cache.version_of(pk), lock=lock
     )
     if stream is None:
         raise StreamNotFound(

@@ -222,7 +222,8 @@ def current_state(stream: Stream) -> GameState:
         return cached
     state = snapshot_state(stream, game)
     if state is None:
-        state, _ = replay_stream(stream)
+        # Up to the version read only: a move appended since then must not be counted in it.
+        state, _ = replay_stream(stream, until=stream.version)
     state_cache.put(
         stream.id, version=stream.version, engine_version=game.engine_version, state=state
     )

@@ -12,6 +12,12 @@ implementation chosen by ``connection.vendor`` (:func:`event_store`):
 - SQLite has no row locks (a write transaction serialises writers: settings.py) and runs the
   UPDATE, then the INSERT.
 
+PostgreSQL can also append without the lock (:meth:`EventStore.append_at_version`): the stream
+row is read with no lock and no transaction, the move validated, then one statement moves the
+head only if the version is still the one read and inserts the event only if it did. That
+statement is a transaction by itself, so a move costs two statements instead of BEGIN, the
+lock, the append and COMMIT (the services fall back to the lock when the head moved meanwhile).
+
 The services (:mod:`events.services`) decide what to write; this module only writes it.
 """
 
@@ -90,11 +96,20 @@ class EventStore:
     row and sends the append. Call them inside the caller's transaction."""
 
     lock_query: str = lock_sql()
+    read_query: str = lock_sql()
+    #: Whether :meth:`append_at_version` can write a move without the row lock.
+    appends_at_version: bool = False
 
     def lock_stream(
-        self, pk: UUID, idempotency_key: str | None = None, *, cached_version: int | None = None
+        self,
+        pk: UUID,
+        idempotency_key: str | None = None,
+        *,
+        cached_version: int | None = None,
+        lock: bool = True,
     ) -> Stream | None:
-        """Lock the stream row and load it (None when there is no such stream).
+        """Lock the stream row and load it (None when there is no such stream); with
+        ``lock=False``, only read it, as it was when the query began.
 
         The same query says whether the key was used (``stream.key_seq`` and
         ``stream.key_digest``, None for a new key: the (stream, key) unique index answers
@@ -105,7 +120,8 @@ class EventStore:
         db_pk = Stream._meta.pk.get_db_prep_value(pk, connection)
         with connection.cursor() as cursor:
             cursor.execute(
-                self.lock_query, [idempotency_key, idempotency_key, cached_version, db_pk]
+                self.lock_query if lock else self.read_query,
+                [idempotency_key, idempotency_key, cached_version, db_pk],
             )
             row = cursor.fetchone()
         if row is None:
@@ -145,17 +161,62 @@ class EventStore:
     ) -> None:
         raise NotImplementedError
 
+    def append_at_version(
+        self, stream: Stream, event: Event, columns: Sequence[str], version: int
+    ) -> bool:
+        """Insert ``event`` and update these columns of the stream's head in one statement,
+        only if the stored version is still ``version``; False, with nothing written, if it is
+        not. Raises IntegrityError if the event's idempotency key is already used."""
+        raise NotImplementedError
+
+
+def _insert_at_head_sql() -> str:
+    """INSERT one event's values, selected from the ``head`` CTE: one row if it updated the
+    stream, none if not. A value selected without a table has no type of its own, so each is
+    cast to its column's type (without a length: the column's own limit still refuses)."""
+    values = ", ".join(f"%s::{f.db_type(connection).partition('(')[0]}" for f in _EVENT_FIELDS)
+    return (
+        f"INSERT INTO {Event._meta.db_table} ({_EVENT_COLUMNS}) SELECT {values} FROM head"
+        " RETURNING id"
+    )
+
 
 class PostgresEventStore(EventStore):
     """PostgreSQL: the row is locked ``FOR UPDATE``; the append is one statement (the UPDATE
-    in a WITH clause of the INSERT, which runs even though nothing reads it)."""
+    in a WITH clause of the INSERT, which runs even though nothing reads it). A move may also
+    be appended without the lock (:meth:`append_at_version`)."""
 
     lock_query = lock_sql() + " FOR UPDATE"
+    appends_at_version = True
+    _insert_at_head: str | None = None
 
     def _execute_append(
         self, cursor: Any, update: tuple[str, list[Any]], insert: tuple[str, list[Any]]
     ) -> None:
         cursor.execute(f"WITH head AS ({update[0]}) {insert[0]}", update[1] + insert[1])
+
+    def append_at_version(
+        self, stream: Stream, event: Event, columns: Sequence[str], version: int
+    ) -> bool:
+        update, values = update_stream_sql(stream, columns)
+        if self._insert_at_head is None:
+            self._insert_at_head = _insert_at_head_sql()
+        values.append(version)
+        values += [f.get_db_prep_save(getattr(event, f.attname), connection) for f in _EVENT_FIELDS]
+        with connection.cursor() as cursor:
+            # The UPDATE's WHERE is checked again on the newest row if another append
+            # committed meanwhile (READ COMMITTED): at most one of two racers matches.
+            cursor.execute(
+                f"WITH head AS ({update} AND version = %s RETURNING 1) {self._insert_at_head}",
+                values,
+            )
+            row = cursor.fetchone()
+        if row is None:
+            return False
+        event.pk = row[0]
+        event._state.adding = False
+        event._state.db = connection.alias
+        return True
 
 
 class SqliteEventStore(EventStore):

@@ -121,6 +121,11 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'herald.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# django-environ leaves conn_health_checks as the URL's text, and "false" is a true string.
+if isinstance(DATABASES["default"].get("CONN_HEALTH_CHECKS"), str):
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = DATABASES["default"][
+        "CONN_HEALTH_CHECKS"
+    ].lower() in {"true", "1", "yes", "on"}
 # Server-side parameters and psycopg's prepared statements (after 5 runs of a statement on a
 # connection): PostgreSQL then plans the hot statements once per connection instead of once per
 # request (bench/append.py: about a third of PostgreSQL's CPU per append). Turn it off behind a
@@ -143,6 +148,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
 # loser's 409). IMMEDIATE transactions take the write lock at BEGIN, so writers queue for it
 # (up to the busy timeout) and the loser then reads the winner's version; WAL lets readers go
 # on while one writes.
+# Django's PostgreSQL backend, with the health check of a persistent connection
+# (conn_health_checks) asked of its socket rather than of PostgreSQL (herald/postgresql/base.py).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["ENGINE"] = "herald.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         transaction_mode="IMMEDIATE",
