@@ -8,6 +8,9 @@ fact causes to Celery (its names stay importable from here).
 Every append is one transaction: lock the stream row, check the expected version, take the
 state (cache, snapshot or replay), let the engine validate and apply the move, insert the
 event(s) with their hashes, rewrite the snapshot, bump the stream's version and head hash.
+On PostgreSQL a move that does not end the game skips the lock: the row is read, the move
+validated, and one statement (a transaction by itself) writes it only if the version is still
+the one read; otherwise the locked transaction takes it (:func:`_append_at_version`).
 When the engine says the game is over, ``GameEnded`` (result and revealed seed) is appended in
 the same transaction, with an outbox entry for the verification worker. An arbiter's "replay
 from move n" ruling opens its continuation here too (:func:`stream_continue_from`).
