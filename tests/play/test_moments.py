@@ -16,12 +16,12 @@ from django.test.utils import CaptureQueriesContext
 
 from events.access import access_stream_for_user
 from events.errors import StreamNotFound
-from events.models import Event
+from events.models import Event, Stream
 from events.services import stream_open
 from play import batches as batches_module
 from play.batches import StreamBatches
 from play.consumers import draw_for
-from play.moments import moment_at, moments
+from play.moments import _newest_events, moment_at, moments
 from play.rendering import public_drawings, render_table
 from play.selectors import LAST_MOVES
 from tests.conftest import run_async
@@ -197,3 +197,35 @@ def test_the_drawing_thread_upkeeps_its_connections_once_a_second_or_after_an_er
     batches_module.upkeep_connections()
     assert checks_before_next_query()
     connection.close()
+
+
+def test_the_newest_events_read_without_the_orm_are_the_querysets_models() -> None:
+    """play.moments reads a moment's new events and the stream row with SQL written once;
+    its models are the ones the queryset it replaces builds, field by field (the JSON parsed,
+    the dates aware), on either database."""
+    users = [make_user(name) for name in ("Jules", "Kenza", "Lison")]
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=12
+    )
+    after = stream.version - 4
+    events, row = _newest_events.read(stream.pk, after)
+    expected = list(
+        Event.objects.select_related("stream")
+        .filter(stream_id=stream.pk, seq__gt=after)
+        .order_by("-seq")[:LAST_MOVES]
+    )
+    assert (
+        [e.seq for e in events]
+        == [e.seq for e in expected]
+        == list(range(stream.version, after, -1))
+    )
+    for got, want in zip(events, expected, strict=True):
+        for field in Event._meta.concrete_fields:
+            assert getattr(got, field.attname) == getattr(want, field.attname), field.name
+    assert row is not None
+    for field in Stream._meta.concrete_fields:
+        assert getattr(row, field.attname) == getattr(expected[0].stream, field.attname), field
+    assert isinstance(row.snapshot, dict)
+    assert row.created_at.tzinfo is not None
+    assert not row._state.adding
+    assert _newest_events.read(stream.pk, stream.version) == ([], None)
