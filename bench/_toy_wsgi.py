@@ -1,7 +1,9 @@
 """The platform's WSGI application with the toy game registered (for bench/append.py only).
 
-Paths under ``/bare/`` go to bench/_bare_wsgi.py instead, so the benchmark's ceiling is served
-by the very same gunicorn workers as the platform.
+It is ``herald.wsgi``'s, as gunicorn serves it in production: with the server process's
+warm-up and its garbage collector's thresholds (herald.warmup). Paths under ``/bare/`` go to
+bench/_bare_wsgi.py instead, so the benchmark's ceiling is served by the very same gunicorn
+workers as the platform.
 """
 
 import os
@@ -10,13 +12,10 @@ from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "herald.settings")
 
-from django.core.wsgi import get_wsgi_application
-
-platform = get_wsgi_application()
-
-from bench import _bare_wsgi  # noqa: E402
-from engine import registry  # noqa: E402
-from tests.events.toy_game import GAME  # noqa: E402
+from bench import _bare_wsgi
+from engine import registry
+from herald.wsgi import application as platform
+from tests.events.toy_game import GAME
 
 registry._load()
 registry._registry[GAME.id] = GAME
