@@ -68,19 +68,28 @@ def eager() -> Iterator[None]:
 
 
 @pytest.mark.django_db
-def test_only_streams_with_a_house_bot_write_a_turn_notice_and_one_insert_more() -> None:
+def test_only_streams_with_a_house_bot_write_a_turn_notice_under_the_lock() -> None:
+    """A followed stream's move is written with its turn notice by the locked transaction
+    (the notice must not be lost if the process stops between two statements); a plain
+    stream's move writes no outbox entry."""
     people = [make_user(name) for name in ("aline", "bastien", "colette")]
     plain = stream_open(game_id=SEPT, seats=people, seed="same")
     followed = stream_open(game_id=SEPT, seats=people, seed="same", context={"turn_notice": True})
     seat = game_of(plain).to_act(current_state(plain))[0]
     move = a_legal_move(plain, seat, random.Random(1))
-    counts = []
+    outbox = OutboxEntry._meta.db_table
+    written = []
     for stream in (plain, followed):
         current_state(stream)  # both from this process's cache, as a busy server has them
         with CaptureQueriesContext(connection) as queries:
             stream_append_move(stream_id=stream.pk, seat=seat, move=move, expected_version=1)
-        counts.append(len(queries))
-    assert counts[1] == counts[0] + 1  # the outbox entry, in the same transaction
+        statements = [query["sql"] for query in queries.captured_queries]
+        inserts = [sql for sql in statements if sql.startswith(f'INSERT INTO "{outbox}"')]
+        written.append((len(inserts), any("FOR UPDATE" in sql for sql in statements)))
+    if connection.vendor == "postgresql":  # SQLite always takes the locked transaction
+        assert written == [(0, False), (1, True)]
+    else:
+        assert [inserts for inserts, _ in written] == [0, 1]
     notices = OutboxEntry.objects.filter(topic=TURN_TOPIC)
     assert [entry.payload for entry in notices] == [{"stream": str(followed.pk), "version": 2}]
 
