@@ -285,22 +285,11 @@ def stream_append_move(
                 return repeated
         _check_appendable(stream, expected_version)
         game = game_of(stream)
-        parsed = game.decode_move(move)
-        state = game.clone(current_state(stream))
-        _check_turn(stream, game, state, seat)
-        game.apply_in_place(state, seat, parsed)
-        outcome = AppendOutcome(stream)
-        outcome.events.append(
-            _move_event(
-                stream,
-                game,
-                state,
-                seat=seat,
-                parsed=parsed,
-                idempotency_key=idempotency_key,
-                digest=digest,
-            )
-        )
+        state, event = _apply_move(
+            stream, game, current_state(stream), seat=seat, move=move,
+            idempotency_key=idempotency_key, digest=digest,
+        )  # fmt: skip
+        outcome = AppendOutcome(stream, [event])
         _end_if_over(stream, game, state, outcome)
         set_snapshot(stream, game, state)
         event_store().append(stream, outcome.events, head_columns(finished=stream.is_finished))
@@ -347,26 +336,15 @@ def _append_at_version(
     if stream.context.get(TURN_NOTICE):
         return None
     game = game_of(stream)
-    parsed = game.decode_move(move)
     read = _state_as_read(stream, game)
     if read is None:
         return None
-    state = game.clone(read)
-    _check_turn(stream, game, state, seat)
-    game.apply_in_place(state, seat, parsed)
-    if game.result(state) is not None:
-        return None
-    outcome = AppendOutcome(stream)
-    event = _move_event(
-        stream,
-        game,
-        state,
-        seat=seat,
-        parsed=parsed,
-        idempotency_key=idempotency_key,
-        digest=digest,
+    state, event = _apply_move(
+        stream, game, read, seat=seat, move=move, idempotency_key=idempotency_key, digest=digest
     )
-    outcome.events.append(event)
+    if game.result(state) is not None:
+        return None  # the stream is read again under the lock: this copy is dropped
+    outcome = AppendOutcome(stream, [event])
     set_snapshot(stream, game, state)
     try:
         if connection.in_atomic_block:  # a caller's transaction: a refusal must not break it
@@ -408,12 +386,18 @@ def _check_turn(stream: Stream, game: Game[Any], state: GameState, seat: int) ->
         raise NotYourTurn(render(game.not_your_turn(state, seat), names))
 
 
-def _move_event(
-    stream: Stream, game: Game[Any], state: GameState, *, seat: int, parsed: Any,
+def _apply_move(
+    stream: Stream, game: Game[Any], read: GameState, *, seat: int, move: Any,
     idempotency_key: str | None, digest: str,
-) -> Event:  # fmt: skip
-    """The ``MoveMade`` event of ``parsed``, just applied to ``state``."""
-    return _next_event(
+) -> tuple[GameState, Event]:  # fmt: skip
+    """``move`` decoded, refused if it is not ``seat``'s turn, and applied to a copy of
+    ``read`` (the stream's state, never mutated); the state after it and its ``MoveMade``
+    event, which moves ``stream``'s version and head hash in memory."""
+    parsed = game.decode_move(move)
+    state = game.clone(read)
+    _check_turn(stream, game, state, seat)
+    game.apply_in_place(state, seat, parsed)
+    event = _next_event(
         stream,
         MoveMade(
             seat=seat,
@@ -425,6 +409,7 @@ def _move_event(
         idempotency_key=idempotency_key,
         digest=digest,
     )
+    return state, event
 
 
 def _notify_turn(stream: Stream) -> None:

@@ -16,7 +16,7 @@ from django.db import IntegrityError, connection
 from django.test.utils import CaptureQueriesContext
 
 from events.models import Event, Stream
-from events.services import _move_event, stream_append_move
+from events.services import _apply_move, stream_append_move
 from events.states import current_state, game_of, set_snapshot, state_cache
 from events.store import event_store, head_columns
 from tests.events.conftest import play_one
@@ -29,20 +29,19 @@ pytestmark = [
 
 def _next_move(toy: Any, stream: Stream) -> tuple[Stream, int, Any]:
     """The stream as read now (not locked), its seat to act and that seat's first legal move."""
-    stream = event_store().lock_stream(stream.pk, lock=False)
-    assert stream is not None
-    state = current_state(stream)
+    read = event_store().lock_stream(stream.pk, lock=False)
+    assert read is not None
+    state = current_state(read)
     seat = toy.to_act(state)[0]
-    return stream, seat, toy.legal_moves(state, seat)[0]
+    return read, seat, toy.legal_moves(state, seat)[0]
 
 
-def _event_for(toy: Any, stream: Stream, seat: int, parsed: Any, key: str | None) -> Event:
+def _event_for(toy: Any, stream: Stream, seat: int, move: Any, key: str | None) -> Event:
     game = game_of(stream)
-    state = game.clone(current_state(stream))
-    game.apply_in_place(state, seat, parsed)
-    event = _move_event(
-        stream, game, state, seat=seat, parsed=parsed, idempotency_key=key, digest="d" * 64
-    )
+    state, event = _apply_move(
+        stream, game, current_state(stream), seat=seat, move=move.to_json(),
+        idempotency_key=key, digest="d" * 64,
+    )  # fmt: skip
     set_snapshot(stream, game, state)
     return event
 
