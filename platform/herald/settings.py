@@ -143,15 +143,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
     "DATABASE_POOL", default=False
 ):
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = True
+# Django's PostgreSQL backend, with the health check of a persistent connection
+# (conn_health_checks) asked of its socket rather than of PostgreSQL (herald/postgresql/base.py).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["ENGINE"] = "herald.postgresql"
 # SQLite (the embedded default) has no row locks: a transaction that read and then writes fails
 # at once with "database is locked" when another writer got there first (a 500 instead of the
 # loser's 409). IMMEDIATE transactions take the write lock at BEGIN, so writers queue for it
 # (up to the busy timeout) and the loser then reads the winner's version; WAL lets readers go
 # on while one writes.
-# Django's PostgreSQL backend, with the health check of a persistent connection
-# (conn_health_checks) asked of its socket rather than of PostgreSQL (herald/postgresql/base.py).
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["ENGINE"] = "herald.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         transaction_mode="IMMEDIATE",
