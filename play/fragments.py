@@ -21,8 +21,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from django.template.loader import render_to_string
 from django.utils import translation
+
+from play.templating import render_to_string
 
 _PLAIN = (str, int, float, bool, type(None))
 #: Each kind of value by a name in the keys, never the type itself, and keys flat: a tuple that

@@ -15,7 +15,6 @@ from collections import OrderedDict
 from typing import Any
 from uuid import UUID
 
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
@@ -23,6 +22,7 @@ from events.access import StreamAccess
 from play import presence as presences
 from play import selectors
 from play.moments import Moment
+from play.templating import render_to_string
 
 
 def table_context(

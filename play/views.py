@@ -11,7 +11,6 @@ from uuid import UUID
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -27,6 +26,7 @@ from play import replay as replays
 from play.forms import OpenGameForm
 from play.lobby import game_choice, lobby_for, startable_games, user_clubs
 from play.models import OpenGame
+from play.templating import render_to_string
 
 
 def _access(request: HttpRequest, stream: UUID) -> StreamAccess:

@@ -7,6 +7,7 @@ a viewer who may no longer watch it."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from typing import Any
 
@@ -110,6 +111,30 @@ def test_the_next_version_reads_one_query_and_draws_the_fragment() -> None:
     )
     # The stream row (and its snapshot) is held once, by the moment, not by each event.
     assert not any(Event.stream.is_cached(event) for event in held.recent)
+
+
+def test_drawing_a_move_leaves_no_garbage_for_the_cyclic_collector() -> None:
+    """Garbage in reference cycles waits for a collection, which stops a socket server's
+    drawings and frames while it runs (herald.quietgc). Once the templates are compiled, a
+    move's drawings make none: Django's engine, asked first for a drawing's ``.jinja`` name,
+    made some 550 objects of it a move (TemplateDoesNotExist's tracebacks and frames)."""
+    users = [make_user(name) for name in ("Mathis", "Noémie", "Octave")]
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=8
+    )
+    viewers: list[tuple[Any, int | None]] = [*((u, s) for s, u in enumerate(users)), (None, None)]
+    for user, seat in viewers:  # the templates compiled, the caches warm
+        drawn(user, stream, seat, stream.version)
+    stream = play_stream(stream, stop_after=1)
+    gc.collect()
+    gc.disable()
+    try:
+        for user, seat in viewers:
+            assert drawn(user, stream, seat, stream.version) is not None
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert left == 0
 
 
 def test_a_private_game_refuses_a_spectator_who_may_not_watch_it() -> None:
