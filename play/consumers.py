@@ -98,6 +98,11 @@ class TableConsumer(StreamConsumer):
         self.players = access.stream.players
         self.shown = access.shown_version
         self.language = language_of(self.scope)
+        # The stream's moment, read now while the players sit down (once per stream and
+        # process: the next sockets find it held), so that the first move's drawings read the
+        # new events alone (one query) rather than the stream from scratch (five), in the
+        # moment that every seat waits for them.
+        moment_at(stream_id, self.shown)
         return self.shown
 
     async def joined(self) -> None:

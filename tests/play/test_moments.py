@@ -21,7 +21,7 @@ from events.models import Event, Stream
 from events.services import stream_open
 from play import batches as batches_module
 from play.batches import StreamBatches
-from play.consumers import draw_for
+from play.consumers import TableConsumer, draw_for
 from play.moments import _newest_events, moment_at, moments
 from play.rendering import public_drawings, render_table
 from play.selectors import LAST_MOVES
@@ -111,6 +111,29 @@ def test_the_next_version_reads_one_query_and_draws_the_fragment() -> None:
     )
     # The stream row (and its snapshot) is held once, by the moment, not by each event.
     assert not any(Event.stream.is_cached(event) for event in held.recent)
+
+
+def test_a_socket_opening_reads_the_moment_so_the_first_move_reads_one_query() -> None:
+    """The first table socket of a stream to open reads its moment (a later one finds it
+    held): the first move's drawings then read the new events alone, as every later move's
+    do, instead of the stream from scratch while every seat waits."""
+    users = [make_user(name) for name in ("Jacinthe", "Kilian", "Léonie")]
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=2
+    )
+    first, second = TableConsumer(), TableConsumer()
+    for consumer in (first, second):
+        consumer.scope = {"headers": [], "cookies": {}}
+    assert first.open_stream(users[0], str(stream.pk)) == stream.version
+    assert moments.reads == 1
+    assert moment_at(stream.pk, stream.version).version == stream.version
+    assert second.open_stream(users[1], str(stream.pk)) == stream.version
+    assert moments.reads == 1  # held: the second socket read no moment
+    stream = play_stream(stream, stop_after=1)
+    with CaptureQueriesContext(connection) as read:
+        got = drawn(users[1], stream, 1, stream.version)
+    assert len(read.captured_queries) == 1
+    assert got == render_table(access_stream_for_user(users[1], stream.pk), "en", PRESENT)
 
 
 def test_drawing_a_move_leaves_no_garbage_for_the_cyclic_collector() -> None:
