@@ -46,7 +46,7 @@ class StreamConsumer(SocketConsumer):
     stream_id: str = ""
     group: str = ""
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
+    async def handle_message(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its thread hop to close stale database connections
         before every message (``aclose_old_connections``): this socket reads the database only
         through ``database_sync_to_async``, which closes them in its own thread, so each move

@@ -214,6 +214,10 @@ else:
 # or "off". docs/operations.md has bench/append.py's figures for each.
 HERALD_LIVE_SEND = env.str("HERALD_LIVE_SEND", default="direct")
 
+# A socket server collects its garbage when its sockets are quiet rather than in the middle of
+# a move's push (herald.quietgc); false leaves the collections to Python, as they happen.
+HERALD_QUIET_GC = env.bool("HERALD_QUIET_GC", default=True)
+
 # Who else may watch a private game and how far behind spectators are kept (events.access):
 # rules of the apps above the event store, which it may not import.
 HERALD_WATCH_RULES = ["tournaments.watching.RULES"]

@@ -7,6 +7,9 @@ from typing import Any
 
 from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from herald.quietgc import collector
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +29,20 @@ class SocketConsumer(AsyncJsonWebsocketConsumer):
     missed."""
 
     gone = False
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Handle one message (a frame, a group message) as :meth:`handle_message` says,
+        marked busy for the process's quiet collector (herald.quietgc, unless
+        ``HERALD_QUIET_GC`` is false): no garbage collection starts while a socket works, so
+        none lands in a move's push."""
+        if settings.HERALD_QUIET_GC:
+            collector.start()
+        with collector.busy():
+            await self.handle_message(message)
+
+    async def handle_message(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch: the message to its handler."""
+        await super().dispatch(message)
 
     async def send_json(self, content: Any, close: bool = False) -> None:
         """Send ``content`` as a JSON frame, unless the client has left."""
