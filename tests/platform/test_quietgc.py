@@ -135,6 +135,7 @@ class Watching(SocketConsumer):
         await self.send_json({"working": quietgc.collector.working})
 
 
+@pytest.mark.django_db  # Channels' dispatch closes the thread's old connections first
 def test_a_socket_handling_a_message_holds_the_collector_off() -> None:
     # Another test's socket may have been dropped mid-message with its loop: counted from here.
     before = quietgc.collector.working
