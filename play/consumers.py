@@ -101,8 +101,10 @@ class TableConsumer(StreamConsumer):
         # The stream's moment, read now while the players sit down (once per stream and
         # process: the next sockets find it held), so that the first move's drawings read the
         # new events alone (one query) rather than the stream from scratch (five), in the
-        # moment that every seat waits for them.
-        moment_at(stream_id, self.shown)
+        # moment that every seat waits for them. A stream gone meanwhile: the first move's
+        # drawing says so.
+        with contextlib.suppress(StreamNotFound):
+            moment_at(stream_id, self.shown)
         return self.shown
 
     async def joined(self) -> None:

@@ -5,10 +5,10 @@ Django's ``render_to_string`` asks each engine of settings.TEMPLATES in turn, Dj
 misses, and a miss raises ``TemplateDoesNotExist``: an exception whose traceback and frames
 refer to each other, garbage that only the cyclic collector frees. A seat's drawing asks for
 three such names or more (the table, its fragments), so these misses were nearly all the
-cyclic garbage a socket server made (about 550 objects a move of Les 7 Blasons, four seats), and what set
-the pace of its garbage collections, each of which holds up the moves drawn meanwhile
-(herald.quietgc). :func:`render_to_string` draws a ``.jinja`` name with the Jinja2 engine
-straight away, and any other name as Django does.
+cyclic garbage a socket server made (about 550 objects a move of Les 7 Blasons, four seats),
+and they set the pace of its garbage collections, each of which holds up the moves drawn
+meanwhile (herald.quietgc). :func:`render_to_string` draws a ``.jinja`` name with the Jinja2
+engine straight away, and any other name as Django does.
 """
 
 from __future__ import annotations
