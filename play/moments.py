@@ -9,8 +9,9 @@ socket; what stays per socket is the viewer's own view, legal moves and template
 
 A moment holds the newest version a socket of this process asked for; a socket asking for an
 older version is drawn the newer one (it skips a version, as a drawing made after a later
-commit always did). Facts that change without a new version (a display name edited) reach the
-next move's drawing. Bounded (least recently used stream out) and per process.
+commit always did). Facts that change without a new version (a display name edited, the
+tournament's spectator delay) reach the sockets within :data:`FACTS_FOR`. Bounded (least
+recently used stream out) and per process.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class Moment:
     facts: StreamFacts
     recent: tuple[Event, ...]  # the last LAST_MOVES events up to the stream's version
     facts_read_at: float = 0.0  # time.monotonic() when the facts were read
+    #: The spectator delay the previous moment read, lent with its facts (None: ask).
+    lent_delay: int | None = None
 
     @property
     def version(self) -> int:
@@ -47,8 +50,20 @@ class Moment:
 
     @cached_property
     def spectator_delay(self) -> int:
-        """The watch rules' delay for the stream's plain spectators (asked when one is drawn)."""
+        """The watch rules' delay for the stream's plain spectators: asked when one is drawn,
+        then lent to the next moments with the facts. It is a setting of the tournament, like
+        the names: asked on every move, it was a three-table query per move in a socket server
+        (about a millisecond of its thread, a tenth of a move's work at bench/live.py's level
+        3), and an organiser who changes it reaches the open sockets within
+        :data:`FACTS_FOR`, as a page reloaded reaches it at once."""
+        if self.lent_delay is not None:
+            return self.lent_delay
         return stream_spectator_delay(self.stream)
+
+    def known_delay(self) -> int | None:
+        """The spectator delay if this moment has it already (asked, or lent)."""
+        known = self.__dict__.get("spectator_delay", self.lent_delay)
+        return None if known is None else int(known)
 
     def access(self, user: Any, seat: int | None) -> StreamAccess:
         """``user``'s access at this moment (StreamNotFound when they may not see it)."""
@@ -56,7 +71,7 @@ class Moment:
         return access_to_stream(user, self.stream, seat, known_delay=delay)
 
 
-#: Seconds a moment's facts (seats' names, the tournament table) serve the stream's next
+#: Seconds a moment's facts (seats' names, the tournament table, the spectator delay) serve the stream's next
 #: versions before they are read again: they never change with a move, and a display name
 #: edited meanwhile reaches the sockets within this time.
 FACTS_FOR = 60.0
@@ -172,9 +187,12 @@ def _moment(stream: Stream, recent: tuple[Event, ...], previous: Moment | None) 
     while they are fresh, else read (three queries)."""
     if previous is not None and time.monotonic() - previous.facts_read_at < FACTS_FOR:
         facts, read_at = previous.facts, previous.facts_read_at
+        delay = previous.known_delay()
     else:
-        facts, read_at = stream_facts(stream), time.monotonic()
-    return Moment(stream=stream, facts=facts, recent=recent, facts_read_at=read_at)
+        facts, read_at, delay = stream_facts(stream), time.monotonic(), None
+    return Moment(
+        stream=stream, facts=facts, recent=recent, facts_read_at=read_at, lent_delay=delay
+    )
 
 
 class Moments:

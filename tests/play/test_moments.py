@@ -22,13 +22,14 @@ from events.services import stream_open
 from play import batches as batches_module
 from play.batches import StreamBatches
 from play.consumers import TableConsumer, draw_for
-from play.moments import _newest_events, moment_at, moments
+from play.moments import FACTS_FOR, _newest_events, moment_at, moments
 from play.rendering import public_drawings, render_table
 from play.selectors import LAST_MOVES
 from tests.conftest import run_async
 from tests.play.test_live_access import tournament_game
 from tests.ratings.games import play_stream
 from tests.users import make_user
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -158,6 +159,35 @@ def test_drawing_a_move_leaves_no_garbage_for_the_cyclic_collector() -> None:
     finally:
         gc.enable()
     assert left == 0
+
+
+def test_the_spectator_delay_is_lent_with_the_facts_and_read_again_with_them() -> None:
+    """The tournament's spectator delay is asked once and lent to the next moments with the
+    names: the next move's spectator drawing asks nothing of the tournament tables. A delay
+    changed meanwhile reaches the sockets when the facts are read again (FACTS_FOR)."""
+    stream, _, tournament = tournament_game(public=True, delay=1, moves=4, tag="ld")
+    spectator = make_user("Spectator-ld")
+    first = drawn(spectator, stream, None, stream.version)
+    assert first is not None
+    assert first[0] == stream.version - 1
+    stream = play_stream(stream, stop_after=1)
+    with CaptureQueriesContext(connection) as read:
+        shown = drawn(spectator, stream, None, stream.version)
+    assert shown is not None
+    assert shown[0] == stream.version - 1  # still one move behind
+    assert not [q for q in read.captured_queries if "tournaments_" in q["sql"]]
+    Tournament.objects.filter(pk=tournament.pk).update(spectator_delay=0)
+    stream = play_stream(stream, stop_after=1)
+    shown = drawn(spectator, stream, None, stream.version)
+    assert shown is not None
+    assert shown[0] == stream.version - 1  # the facts are fresh
+    moment_at(stream.pk, stream.version).facts_read_at -= FACTS_FOR
+    stream = play_stream(stream, stop_after=1)
+    with CaptureQueriesContext(connection) as read:
+        shown = drawn(spectator, stream, None, stream.version)
+    assert shown is not None
+    assert shown[0] == stream.version  # no delay any more
+    assert [q for q in read.captured_queries if "spectator_delay" in q["sql"]]
 
 
 def test_a_private_game_refuses_a_spectator_who_may_not_watch_it() -> None:
