@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.test import override_settings
 
@@ -98,6 +99,27 @@ def test_with_the_layer_down_the_outbox_takes_the_message(stream_id: str, backen
     listener = Listener(stream_id)
     assert send_stream_advanced(**entry.payload) is True
     assert listener.next() == {"type": "stream.advanced", "stream": stream_id, "version": 4}
+
+
+def test_a_send_from_synchronous_code_is_the_pubsub_layers_own_message(stream_id: str) -> None:
+    """herald.layers publishes the pub/sub layer's group messages itself (one PUBLISH, no
+    event loop): on the channel, and in the bytes, that a consumer of the layer reads. A
+    prefix of its own and encrypted messages: a name or an encoding of the publisher's own
+    would reach nobody, or fail to decrypt."""
+    config = {
+        "hosts": [settings.CHANNEL_LAYER_URL],
+        "prefix": f"sync{uuid.uuid4().hex[:8]}",
+        "symmetric_encryption_keys": ["a club's secret"],
+    }
+    layers = {"default": {"BACKEND": BACKENDS[0], "CONFIG": config}}
+    with override_settings(CHANNEL_LAYERS=layers):
+        listener = Listener(stream_id)
+        assert send_advanced(stream_id, 9) is True
+        assert listener.next() == {"type": "stream.advanced", "stream": stream_id, "version": 9}
+        other = Listener(str(uuid.uuid4()))
+        assert send_advanced(stream_id, 10) is True
+        assert listener.next() == {"type": "stream.advanced", "stream": stream_id, "version": 10}
+        assert other.next(timeout=0.5) is None  # another stream's group hears nothing
 
 
 @override_settings(HERALD_LIVE_SEND="outbox")
