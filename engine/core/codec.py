@@ -4,6 +4,11 @@ States, moves and results are dataclass trees built from ``int``, ``str``, ``boo
 ``None``, enums, ``list``, ``tuple``, ``dict`` (string or integer keys) and other dataclasses.
 ``to_plain`` turns them into JSON-ready values; ``from_plain`` rebuilds them from the type hints.
 Integer dictionary keys become strings in JSON and are turned back by the hints.
+
+``from_plain`` first runs a decoder made once per type (:func:`_decoder`): the hints read and
+the branches chosen when it is made, and no path to the value built as it goes. Data it
+refuses is decoded again by :func:`_decode`, which accepts and refuses exactly the same data
+and words the refusal with the path to the value (``value.hands[2]: expected an integer``).
 """
 
 from __future__ import annotations
@@ -13,9 +18,11 @@ import enum
 import functools
 import types
 import typing
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
+Decoder = Callable[[Any], Any]
 
 
 def to_plain(value: Any) -> Any:
@@ -55,7 +62,172 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def from_plain(tp: type[T] | Any, data: Any) -> T:
     """Rebuild a value of type ``tp`` from plain data made by :func:`to_plain`."""
-    return cast(T, _decode(tp, data, "value"))
+    try:
+        return cast(T, _decoder(cast(Hashable, tp))(data))
+    except Exception:  # refused: decoded again by _decode, which words the refusal
+        return cast(T, _decode(tp, data, "value"))
+
+
+# -- the decoders made once per type: :func:`_decode`'s rules, without the paths ---------------
+
+
+@functools.cache
+def _decoder(tp: Any) -> Decoder:
+    """A function that decodes plain data of type ``tp`` as :func:`_decode` does (the same
+    values, the same data refused), raising without a message when it refuses."""
+    if tp is Any:
+        return _identity
+    origin = typing.get_origin(tp)
+    if origin is typing.Union or origin is types.UnionType:
+        return _union_decoder(typing.get_args(tp))
+    if origin is typing.Literal:
+        return _literal_decoder(typing.get_args(tp))
+    if origin in (list, tuple, dict, set, frozenset):
+        return _container_decoder(origin, typing.get_args(tp))
+    if isinstance(tp, type):
+        return _class_decoder(tp)
+    return _unsupported
+
+
+def _identity(data: Any) -> Any:
+    return data
+
+
+def _unsupported(data: Any) -> Any:
+    raise TypeError
+
+
+def _union_decoder(args: tuple[Any, ...]) -> Decoder:
+    optional = type(None) in args
+    arms = [_decoder(arg) for arg in args if arg is not type(None)]
+
+    def decode(data: Any) -> Any:
+        if data is None and optional:
+            return None
+        for arm in arms:
+            try:
+                return arm(data)
+            except (TypeError, ValueError):
+                continue
+        raise ValueError
+
+    return decode
+
+
+def _literal_decoder(args: tuple[Any, ...]) -> Decoder:
+    def decode(data: Any) -> Any:
+        if data not in args:
+            raise ValueError
+        return data
+
+    return decode
+
+
+def _container_decoder(origin: Any, args: tuple[Any, ...]) -> Decoder:
+    if origin is dict:
+        return _dict_decoder(*(args or (Any, Any)))
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return _sequence_decoder(tuple, _decoder(args[0]))
+    if origin is tuple:
+        return _fixed_tuple_decoder([_decoder(arg) for arg in args])
+    return _sequence_decoder(origin, _decoder(args[0] if args else Any))
+
+
+def _dict_decoder(key_tp: Any, value_tp: Any) -> Decoder:
+    key = _int_key if key_tp is int else _decoder(key_tp)
+    value = _decoder(value_tp)
+
+    def decode(data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise ValueError
+        return {key(k): value(v) for k, v in data.items()}
+
+    return decode
+
+
+def _int_key(key: Any) -> int:
+    return int(key)
+
+
+def _sequence_decoder(origin: Any, item: Decoder) -> Decoder:
+    def decode(data: Any) -> Any:
+        if not isinstance(data, list):
+            raise ValueError
+        items = [item(value) for value in data]
+        return items if origin is list else origin(items)
+
+    return decode
+
+
+def _fixed_tuple_decoder(items: list[Decoder]) -> Decoder:
+    def decode(data: Any) -> Any:
+        if not isinstance(data, list) or len(data) != len(items):
+            raise ValueError
+        return tuple(item(value) for item, value in zip(items, data, strict=True))
+
+    return decode
+
+
+def _class_decoder(tp: type) -> Decoder:
+    if dataclasses.is_dataclass(tp):
+        return _dataclass_decoder(tp)
+    if issubclass(tp, enum.Enum):
+        return tp
+    return _PLAIN_DECODERS.get(tp, _unsupported)
+
+
+def _dataclass_decoder(tp: type) -> Decoder:
+    hints = _hints(tp)
+    # The fields' decoders are found at the first decode, not now: a dataclass that holds one
+    # of its own kind then finds its decoder made, rather than making it again without end.
+    fields: tuple[tuple[str, Decoder], ...] | None = None
+
+    def decode(data: Any) -> Any:
+        nonlocal fields
+        if not isinstance(data, dict):
+            raise ValueError
+        if fields is None:
+            fields = tuple((f.name, _decoder(hints[f.name])) for f in _fields(tp))
+        return tp(**{name: field(data[name]) for name, field in fields if name in data})
+
+    return decode
+
+
+def _bool(data: Any) -> Any:
+    if not isinstance(data, bool):
+        raise ValueError
+    return data
+
+
+def _int(data: Any) -> Any:
+    if type(data) is int:
+        return data
+    if isinstance(data, bool) or not isinstance(data, int):
+        raise ValueError
+    return data
+
+
+def _float(data: Any) -> Any:
+    if isinstance(data, bool) or not isinstance(data, (int, float)):
+        raise ValueError
+    return float(data)
+
+
+def _str(data: Any) -> Any:
+    if not isinstance(data, str):
+        raise ValueError
+    return data
+
+
+def _none(data: Any) -> Any:
+    if data is not None:
+        raise ValueError
+    return None
+
+
+_PLAIN_DECODERS: dict[type, Decoder] = {
+    bool: _bool, int: _int, float: _float, str: _str, type(None): _none,
+}  # fmt: skip
 
 
 def _decode(tp: Any, data: Any, where: str) -> Any:
