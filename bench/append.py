@@ -63,6 +63,17 @@ def ensure_database() -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def analyze() -> None:
+    """ANALYZE the benchmark's database once its data is made, as autovacuum would soon after.
+
+    On a PostgreSQL with autovacuum off (this machine's), tables never analyzed keep the
+    planner's default guesses: the move's token query joined every user by a sequential scan,
+    and each run's new users made the next run's moves dearer (bench/live.py's PostgreSQL CPU
+    per move went from 1.6 to 3.6 ms over one session's runs)."""
+    with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
+        conn.execute("ANALYZE")
+
+
 def django_setup() -> None:
     os.environ["DATABASE_URL"] = DATABASE_URL
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "herald.settings")
@@ -606,6 +617,7 @@ def compare_servers() -> None:
             ports = ports[:1]
         try:
             tables = make_tables(sum(LEVELS))
+            analyze()
             offset = 0
             for level in LEVELS:
                 clients = [
@@ -637,6 +649,7 @@ def interleaved(title: str, starters: dict[str, Any]) -> None:
     servers = {label: start(ports[label]) for label, start in starters.items()}
     try:
         tables = make_tables(len(starters))
+        analyze()
         clients = {
             label: Client(ports[label], table)
             for label, table in zip(starters, tables, strict=True)
@@ -711,6 +724,7 @@ def main() -> None:
     django_setup()
     tables = make_tables(max(LEVELS) * 2 + LONG_GAMES)
     bare_setup(max(LEVELS) * 2, CEILING_BASE)
+    analyze()
     port = free_port()
     server = start_gunicorn(port)
     try:

@@ -94,6 +94,7 @@ from websockets.typing import Origin  # noqa: E402
 from bench.append import (  # noqa: E402
     KeepAliveConnection,
     _process_stats,
+    analyze,
     ensure_database,
     free_port,
     percentile,
@@ -722,6 +723,7 @@ def main() -> None:
         try:
             for level in levels:
                 tables = make_tables(level)
+                analyze()
                 print_level(asyncio.run(run_level(level, stack, tables)))
         finally:
             stack.stop()
