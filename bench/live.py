@@ -8,8 +8,10 @@ seated), and bots that POST moves to ``/api/v1/streams/<id>/moves`` at a set tot
 move it measures the time from the POST to the last seat's frame and to the last spectator's
 frame showing that version (p50, p99, max), beside the POST's own latency (the validated
 append at the same rate); the CPU per move of each process group (server, Redis, PostgreSQL,
-worker, load generator); the sockets held and the server's memory per socket; and whether
-every client ended on its stream's version with its versions in order.
+worker, load generator); the sockets held and the server's memory per socket; whether every
+client ended on its stream's version with its versions in order; and the socket servers'
+garbage collections in the timed window (bench/_gc_daphne.py), which stop a server's drawings
+while they run.
 
     python bench/live.py                  # the three levels of issue #19
     BENCH_LEVELS=1 BENCH_SECONDS=10 python bench/live.py
@@ -179,6 +181,22 @@ def wait_listening(
     raise RuntimeError(f"{name} did not start on port {port}")
 
 
+#: Where the socket servers write down their garbage collections (bench/_gc_daphne.py).
+GC_LOG = f"/tmp/herald-live-bench-gc-{os.getpid()}"
+
+
+def socket_server_collections(since: float, until: float) -> dict[int, list[float]]:
+    """The socket servers' collections that ended between the Unix times ``since`` and
+    ``until``: their lengths in ms, by generation."""
+    found: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    for path in Path(GC_LOG).parent.glob(f"{Path(GC_LOG).name}.*"):
+        for line in path.read_text().splitlines():
+            ended, generation, took = line.split()
+            if since <= float(ended) <= until:
+                found[int(generation)].append(float(took))
+    return found
+
+
 def start_stack() -> Stack:
     """gunicorn (HTTP, 2 workers × 4 threads: one per core), daphne × BENCH_SOCKET_SERVERS
     (sockets), one Celery worker."""
@@ -203,12 +221,13 @@ def start_processes(stack: Stack) -> None:
     wait_listening(stack.processes["server"][0], stack.http_port, "gunicorn")
     for port in stack.socket_ports:
         daphne = [
-            sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            sys.executable, "-m", "bench._gc_daphne", "-b", "127.0.0.1", "-p", str(port),
             "--access-log", os.devnull, "--websocket_connect_timeout", "60",
             "herald.asgi:application",
         ]  # fmt: skip
         log = open(f"/tmp/herald-live-bench-daphne-{port}.log", "wb")  # noqa: SIM115
-        process = subprocess.Popen(daphne, cwd=ROOT, env=env, stderr=log, stdout=log)
+        gc_log = {**env, "BENCH_GC_LOG": GC_LOG}
+        process = subprocess.Popen(daphne, cwd=ROOT, env=gc_log, stderr=log, stdout=log)
         stack.processes["server"].append(process)
         wait_listening(process, port, "daphne")
     worker = [
@@ -442,6 +461,8 @@ class LevelFigures:
     after_answer_ms: tuple[float, float, float]
     # (seconds into the run, s to the last seat, s of the POST) of the slowest pushes
     slowest: list[tuple[float, float, float]]
+    # The socket servers' garbage collections in the timed window: ms each, by generation
+    collections: dict[int, list[float]]
 
 
 async def last_frames(sockets: list[Socket], patience: float = 30.0) -> None:
@@ -505,7 +526,7 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
     gc.freeze()
     gc.disable()
     before = cpu_by_group(stack)
-    started = time.perf_counter()
+    started, wall_started = time.perf_counter(), time.time()
     rng = random.Random(level.number)
     await asyncio.gather(
         *(bot(t, poster, interval, started + SECONDS, random.Random(rng.random())) for t in tables)
@@ -513,6 +534,7 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
     elapsed = time.perf_counter() - started
     await last_frames(sockets)
     after = cpu_by_group(stack)
+    collections = socket_server_collections(wall_started, time.time())
     gc.enable()
     gc.unfreeze()
     poster.close()
@@ -562,6 +584,7 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
         lost=lost,
         out_of_order=disordered,
         slowest=sorted(seats_when, key=lambda pair: -pair[1])[:8],
+        collections=collections,
     )  # fmt: skip
 
 
@@ -597,6 +620,15 @@ def print_level(figures: LevelFigures) -> None:
         for at, push, post in figures.slowest
     )
     print(f"  slowest pushes: {slowest}")
+    # Each collection stops a socket server's loop and drawings while it runs (herald.quietgc).
+    collected = ", ".join(
+        f"{name} {len(times)}"
+        + (f" (max {max(times):.0f} ms, {sum(times):.0f} ms in all)" if times else "")
+        for name, times in zip(
+            ("young", "middle", "full"), figures.collections.values(), strict=True
+        )
+    )
+    print(f"  socket servers' collections: {collected}")
     worst = max(figures.seat_ms[1], figures.spectator_ms[1] if figures.spectator_ms else 0.0)
     ratio = worst / figures.append_ms[1] if figures.append_ms[1] else float("inf")
     checks = [
@@ -727,6 +759,8 @@ def main() -> None:
                 print_level(asyncio.run(run_level(level, stack, tables)))
         finally:
             stack.stop()
+            for path in Path(GC_LOG).parent.glob(f"{Path(GC_LOG).name}.*"):
+                path.unlink(missing_ok=True)
         drawing_costs(tables[0])
     socket_drawing_costs()
 
