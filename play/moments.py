@@ -71,9 +71,9 @@ class Moment:
         return access_to_stream(user, self.stream, seat, known_delay=delay)
 
 
-#: Seconds a moment's facts (seats' names, the tournament table, the spectator delay) serve the stream's next
-#: versions before they are read again: they never change with a move, and a display name
-#: edited meanwhile reaches the sockets within this time.
+#: Seconds a moment's facts (seats' names, the tournament table, the spectator delay) serve
+#: the stream's next versions before they are read again: they never change with a move, and
+#: a display name edited or a delay changed meanwhile reaches the sockets within this time.
 FACTS_FOR = 60.0
 
 
