@@ -111,18 +111,17 @@ class PubSubPublisher:
         client.publish(channel, self.layer.serialize(message))
 
 
-_publishers: dict[str, PubSubPublisher] = {}
-_publishers_lock = threading.Lock()
+_publisher: PubSubPublisher | None = None
 
 
 def _publisher_for(layer: RedisPubSubChannelLayer) -> PubSubPublisher:
     """The publisher of the default layer ``layer`` (a new one when the layer was remade, as
-    tests that change the settings do)."""
-    publisher = _publishers.get(DEFAULT_CHANNEL_LAYER)
+    tests that change the settings do; two threads making one at once make equal ones)."""
+    global _publisher
+    publisher = _publisher
     if publisher is None or publisher.layer is not layer:
-        with _publishers_lock:
-            config = channel_layers.configs[DEFAULT_CHANNEL_LAYER].get("CONFIG", {})
-            publisher = _publishers[DEFAULT_CHANNEL_LAYER] = PubSubPublisher(layer, config)
+        config = channel_layers.configs[DEFAULT_CHANNEL_LAYER].get("CONFIG", {})
+        publisher = _publisher = PubSubPublisher(layer, config)
     return publisher
 
 
