@@ -1,7 +1,8 @@
 """The replay viewer in Chromium on the live ASGI server: an arbiter steps through a finished
 game of Les 7 Blasons with the keyboard (and the slider) and sees every hand at each step; a
 player sees only their own hand in the replay of a running game, and every hand once it has
-ended. Each page fits a phone (390 px) without sideways scrolling.
+ended. Each page fits a phone (390 px) without sideways scrolling; an arbiter's replay of a
+game of Blazon, one column per seat at 1280 px, keeps each seat's drawing in its own column.
 
 Screenshots land in ``$HERALD_SHOTS`` when it is set. Skipped without Chromium, PostgreSQL or
 Redis; failed instead under HERALD_REQUIRE_SERVICES=1.
@@ -184,6 +185,79 @@ def test_the_replay_fits_a_phone_in_french(
         assert page.locator(".replay-board .hand").count() == 3
         fits(page)
         shot(page, "replay-arbiter-running-fr")
+    finally:
+        page.context.close()
+    assert browser_problems.unexpected() == []
+
+
+# Each seat's column and the box drawn by everything in it (outside the boxes that scroll in
+# place): the column's own box says nothing of what runs out of it.
+SEAT_COLUMNS = """() => [...document.querySelectorAll('.replay-board')].map((board) => {
+  const box = board.getBoundingClientRect();
+  const drawn = [box.left, box.top, box.right, box.bottom];
+  for (const e of board.querySelectorAll('*')) {
+    if (e.closest('.bz-defs') || e.parentElement.closest('.table-scroll')) continue;
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) continue;  // hidden, or an empty box its children may leave
+    drawn[0] = Math.min(drawn[0], r.left); drawn[1] = Math.min(drawn[1], r.top);
+    drawn[2] = Math.max(drawn[2], r.right); drawn[3] = Math.max(drawn[3], r.bottom);
+  }
+  return {seat: board.dataset.viewSeat, box: [box.left, box.top, box.right, box.bottom],
+          drawn: drawn.map(Math.round)};
+})"""
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    """Whether two boxes (left, top, right, bottom) share more than a pixel's edge."""
+    return min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+
+
+def seats_apart(page: Any) -> None:
+    """The page does not scroll sideways, and what each seat's column draws stays in that
+    column: no seat's hand or centre runs into the next seat's."""
+    scroll, width = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    columns = page.evaluate(SEAT_COLUMNS)
+    assert scroll <= width, f"the page scrolls sideways by {scroll - width}px: {columns}"
+    for column in columns:
+        left, _, right, _ = column["box"]
+        drawn = column["drawn"]
+        assert left - 1 <= drawn[0] <= drawn[2] <= right + 1, (
+            f"seat {column['seat']} draws from {drawn[0]} to {drawn[2]}px, out of its column "
+            f"({round(left)} to {round(right)}px)"
+        )
+    for n, one in enumerate(columns):
+        for other in columns[n + 1 :]:
+            assert not overlap(one["drawn"], other["drawn"]), (one, other)
+
+
+def test_a_blazon_replay_keeps_each_seat_in_its_own_column(
+    browser: Any, asgi_server: Any, browser_problems: Any
+) -> None:
+    """Blazon draws the shield beside the hand and the centre on a wide screen; three seats'
+    views side by side at 1280 px leave each about 400 px, and the hands and the centres once
+    ran into the next seat's column, the page scrolling 144 px sideways. At 390 px the views
+    stack and nothing scrolls sideways either."""
+    users = [make_user(name) for name in ("Jourdain", "Kenza", "Léandre")]
+    stream = play_stream(stream_open(game_id="blazon", seats=users), stop_after=30)
+    arbiter = make_user("Arbitre-bz", groups=("arbiters",))
+    page = context_for(browser, asgi_server, browser_problems, arbiter)
+    url = reverse("play:replay", args=[stream.pk])
+    try:
+        for move in (0, 30):
+            page.set_viewport_size(DESKTOP)
+            page.goto(f"{url}?move={move}")
+            assert shown_move(page) == move
+            assert page.locator(".replay-board").count() == 3
+            assert page.locator(".replay-board .bz-side").count() == 3  # hand and centre
+            assert page.locator(".replay-board .bz-hand").count() >= 2  # (a hand may be empty)
+            tops = {round(box["box"][1]) for box in page.evaluate(SEAT_COLUMNS)}
+            assert len(tops) == 1  # the three seats side by side, a third of the page each
+            seats_apart(page)
+            page.set_viewport_size(PHONE)
+            fits(page)
+        shot(page, "replay-blazon-arbiter")
     finally:
         page.context.close()
     assert browser_problems.unexpected() == []
