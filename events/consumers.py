@@ -3,8 +3,9 @@
 A socket is for someone who may see the stream (events.access: its seated players, arbiters
 and staff, anyone on a public stream, whoever the watch rules admit); anyone else is accepted and closed at once with code
 4403 (a WebSocket refusal before the handshake carries no code a page could read). An accepted
-socket joins the stream's group and is told the stream's version (a ``joined`` frame); then,
-each time an append commits, ``{"type": "advanced", "stream": ..., "version": v}``. The frames
+socket joins its stream's listener in this process (events.fanout: one subscription to the
+stream's group per process) and is told the stream's version (a ``joined`` frame); then, each
+time an append commits, ``{"type": "advanced", "stream": ..., "version": v}``. The frames
 say only what any viewer of the stream may know. Clients send nothing yet.
 
 This is the version-only socket, for API clients. The table page's socket
@@ -21,10 +22,11 @@ from channels.db import database_sync_to_async
 
 from events.access import access_stream_for_user
 from events.errors import StreamNotFound
-from events.live import stream_group
+from events.fanout import listeners
 from herald.sockets import SocketConsumer
 
 FORBIDDEN = 4403  # the close code for "you may not watch this stream" (HTTP's 403, 4000 + n)
+CONNECT_FAILED = 1011  # the server's fault while the socket opened (RFC 6455's internal error)
 
 
 def stream_version_for(user: Any, stream_id: str) -> int | None:
@@ -44,7 +46,7 @@ class StreamConsumer(SocketConsumer):
     """
 
     stream_id: str = ""
-    group: str = ""
+    following: bool = False  # among its stream listener's sockets (events.fanout)
 
     async def handle_message(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its thread hop to close stale database connections
@@ -65,12 +67,22 @@ class StreamConsumer(SocketConsumer):
         if version is None:
             await self.close(code=FORBIDDEN)
             return
-        self.group = stream_group(self.stream_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        # After group_add: from here on no commit is missed, so a client that waits for this
-        # frame before fetching the stream sees every later version announced.
-        await self.send_json({"type": "joined", "stream": self.stream_id, "version": version})
-        await self.joined()
+        # This process's listener for the stream is subscribed from here on (events.fanout),
+        # so a client that waits for the ``joined`` frame before fetching the stream sees every
+        # later version announced.
+        listener = await listeners.follow(self.stream_id, self)
+        self.following = True
+        try:
+            await self.send_json({"type": "joined", "stream": self.stream_id, "version": version})
+            await self.joined()
+        except BaseException:  # Channels calls no disconnect() for a connect() that failed
+            await self.disconnect(CONNECT_FAILED)
+            raise
+        # Only now the commits: no frame before the ones the start sends. One taken while the
+        # socket opened comes first, as the listener's latest version.
+        missed = listener.start(self, version)
+        if missed is not None:
+            await self.handle_message(missed)
 
     def open_stream(self, user: Any, stream_id: str) -> int | None:
         """(In a database thread.) The version to announce to ``user``, or None when they may
@@ -78,11 +90,15 @@ class StreamConsumer(SocketConsumer):
         return stream_version_for(user, stream_id)
 
     async def joined(self) -> None:
-        """Called once the socket is in the stream's group and told its version."""
+        """Called once the stream's listener is subscribed and the socket told its version; the
+        stream's messages reach the socket when this has returned."""
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        """The socket closed: it takes no more of the stream's messages. Subclasses call this
+        first, so that none reaches them while they tidy up."""
+        if self.following:
+            listeners.leave(self.stream_id, self)
+            self.following = False
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """Clients have nothing to say yet (moves go to the HTTP API); ignore what they send."""

@@ -118,6 +118,7 @@ class TableConsumer(StreamConsumer):
         self.beating = asyncio.create_task(self.beat())
 
     async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
         batches.leave(self.stream_id, self)
         if self.beating is not None:
             self.beating.cancel()
@@ -127,7 +128,6 @@ class TableConsumer(StreamConsumer):
             if self.entry is not None:
                 await self.announce(remove=self.entry)
             await self.channel_layer.group_discard(self.presence_group, self.channel_name)
-        await super().disconnect(code)
 
     async def stream_advanced(self, message: dict[str, Any]) -> None:
         """A commit: draw the table for this socket's user and send it, unless what is sent
