@@ -99,6 +99,9 @@ def test_an_arbiter_steps_through_a_finished_game_with_the_keyboard(
             assert page.locator(".step-words").inner_text().strip() != ""
             assert page.locator("[data-move]").count() == 0  # nothing is played from a replay
             assert page.locator("[data-changed]").count() >= 2  # the words and a seat
+            # No connected/away marks: a replay has no socket to know them by.
+            assert page.locator(".replay-board .presence").count() >= 3
+            assert page.locator(".replay-board .presence:visible").count() == 0
         assert "Omniscient" in page.locator(".replay-sight").inner_text() or (
             "Every hand is shown" in page.locator(".replay-sight").inner_text()
         )
