@@ -204,7 +204,14 @@ def replay_stream(stream: Stream, *, until: int | None = None) -> tuple[GameStat
 
 
 def snapshot_state(stream: Stream, game: Game[Any]) -> GameState | None:
-    """The stream row's snapshot when it is current for this version and engine, else None."""
+    """The stream row's snapshot when it is current for this version and engine (or the state
+    the instance holds in its place, :func:`hold_state`), else None."""
+    held = getattr(stream, HELD_STATE, None)
+    if held is not None and (held.version, held.engine_version) == (
+        stream.version,
+        game.engine_version,
+    ):
+        return held.state
     if (  # the version first: reading ``snapshot`` may load the deferred column
         stream.snapshot_version != stream.version
         or stream.snapshot_engine != game.engine_version
@@ -212,6 +219,26 @@ def snapshot_state(stream: Stream, game: Game[Any]) -> GameState | None:
     ):
         return None
     return game.state_from_json(stream.snapshot)
+
+
+#: The instance attribute where :func:`hold_state` keeps a stream's decoded state.
+HELD_STATE = "_held_state"
+
+
+def hold_state(stream: Stream) -> GameState:
+    """The stream's current state, decoded now and held by the instance in place of its parsed
+    snapshot, which is let go (``stream.snapshot`` becomes None: never save such an instance).
+
+    For an instance that lives on after it was read: a socket server's moment (play.moments)
+    until the table's next move. Its parsed snapshot is JSON, lists and dicts by the dozen
+    (about 70 for a Les 7 Blasons table), which the collector's young generation held and
+    scanned at each collection: with 1,250 sockets on one daphne (bench/live.py, level 3),
+    the snapshots were about half of what a young collection looked through. The state is
+    what the drawings read; the snapshot only ever served to decode it."""
+    state = current_state(stream)
+    setattr(stream, HELD_STATE, CachedState(stream.version, game_of(stream).engine_version, state))
+    stream.snapshot = None
+    return state
 
 
 def current_state(stream: Stream) -> GameState:

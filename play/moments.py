@@ -16,6 +16,7 @@ recently used stream out) and per process.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import OrderedDict
@@ -30,6 +31,7 @@ from django.db import connection
 from events.access import StreamAccess, access_to_stream, stream_spectator_delay
 from events.errors import StreamNotFound
 from events.models import Event, Stream
+from events.states import hold_state
 from play.selectors import LAST_MOVES, StreamFacts, stream_facts
 
 
@@ -190,6 +192,11 @@ def _moment(stream: Stream, recent: tuple[Event, ...], previous: Moment | None) 
         delay = previous.known_delay()
     else:
         facts, read_at, delay = stream_facts(stream), time.monotonic(), None
+    # The state now, in place of the parsed snapshot (events.states.hold_state): the moment
+    # lives until the table's next move. A state that does not decode is left to the drawing,
+    # which reports it as it always did.
+    with contextlib.suppress(Exception):
+        hold_state(stream)
     return Moment(
         stream=stream, facts=facts, recent=recent, facts_read_at=read_at, lent_delay=delay
     )

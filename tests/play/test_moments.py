@@ -19,6 +19,7 @@ from events.access import access_stream_for_user
 from events.errors import StreamNotFound
 from events.models import Event, Stream
 from events.services import stream_open
+from events.states import current_state, replay_stream, state_cache
 from play import batches as batches_module
 from play.batches import StreamBatches
 from play.consumers import TableConsumer, draw_for
@@ -307,3 +308,22 @@ def test_the_newest_events_read_without_the_orm_are_the_querysets_models() -> No
     assert row.created_at.tzinfo is not None
     assert not row._state.adding
     assert _newest_events.read(stream.pk, stream.version) == ([], None)
+
+
+def test_a_moment_holds_the_decoded_state_and_lets_the_parsed_snapshot_go() -> None:
+    users = [make_user(name) for name in ("Gaspard", "Hortense", "Isidore")]
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=12
+    )
+    expected = render_table(access_stream_for_user(users[0], stream.pk), "en", PRESENT)
+    moment = moment_at(str(stream.pk), stream.version)
+    assert moment.stream.snapshot is None  # its lists and dicts are not kept for the next move
+    assert Stream.objects.get(pk=stream.pk).snapshot is not None  # the row keeps it
+    replayed, _ = replay_stream(stream)
+    state_cache.clear()  # as when a busy process's cache has let the stream go
+    with CaptureQueriesContext(connection) as queries:
+        held = current_state(moment.stream)
+    assert held == replayed
+    assert queries.captured_queries == []  # neither the row again nor a replay of the events
+    state_cache.clear()
+    assert drawn(users[0], stream, 0, stream.version) == expected
