@@ -80,13 +80,19 @@ class StreamAccess:
     #: The watch rules' delay for this stream when the caller has it already (a table
     #: socket's moment, play.moments); asked of the rules otherwise.
     known_delay: int | None = None
+    #: False when the caller found lately that the user is not an arbiter (a table socket's
+    #: moment, play.moments); asked of the database otherwise. Never True: an arbiter's
+    #: standing is asked every time, so one whose role is taken away sees no more.
+    not_arbiter: bool = False
 
     @cached_property
     def privileged(self) -> bool:
         """Staff, or an arbiter who is not playing in this game (a player sees as a player)."""
         if getattr(self.user, "is_staff", False):
             return True
-        return self.seat is None and in_group(self.user, ARBITERS)
+        if self.seat is not None or self.not_arbiter:
+            return False
+        return in_group(self.user, ARBITERS)
 
     @property
     def sees_everything(self) -> bool:
@@ -163,13 +169,21 @@ def access_stream_for_user(user: Any, stream_id: UUID | str) -> StreamAccess:
 
 
 def access_to_stream(
-    user: Any, stream: Stream, seat: int | None, *, known_delay: int | None = None
+    user: Any,
+    stream: Stream,
+    seat: int | None,
+    *,
+    known_delay: int | None = None,
+    not_arbiter: bool = False,
 ) -> StreamAccess:
     """:func:`access_stream_for_user`'s rule for a stream row already read and the user's seat
-    already found (a table socket knows both: seats never change once a stream is open), and
-    the spectator delay when known (:attr:`StreamAccess.known_delay`); StreamNotFound when the
-    user may not see it."""
-    access = StreamAccess(stream=stream, user=user, seat=seat, known_delay=known_delay)
+    already found (a table socket knows both: seats never change once a stream is open), the
+    spectator delay when known (:attr:`StreamAccess.known_delay`), and whether the user was
+    found lately not to be an arbiter (:attr:`StreamAccess.not_arbiter`); StreamNotFound when
+    the user may not see it."""
+    access = StreamAccess(
+        stream=stream, user=user, seat=seat, known_delay=known_delay, not_arbiter=not_arbiter
+    )
     if (
         not stream.public
         and access.seat is None

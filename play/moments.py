@@ -21,7 +21,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 from uuid import UUID
@@ -45,6 +45,14 @@ class Moment:
     facts_read_at: float = 0.0  # time.monotonic() when the facts were read
     #: The spectator delay the previous moment read, lent with its facts (None: ask).
     lent_delay: int | None = None
+    #: The spectators (by user id) found not to be arbiters since the facts were read, lent
+    #: with them: a spectator's drawing otherwise asks the database on every move (a round
+    #: trip in the one thread that draws every table of the process; at bench/live.py's level
+    #: 3, where each table has one, about a tenth of that thread's time). Only "not an
+    #: arbiter" is kept: a spectator made arbiter is drawn the hidden view within
+    #: :data:`FACTS_FOR` (a page reloaded at once), and an arbiter whose role is taken away
+    #: is asked again on the next move, as before.
+    not_arbiters: set[Any] = field(default_factory=set)
 
     @property
     def version(self) -> int:
@@ -69,8 +77,16 @@ class Moment:
 
     def access(self, user: Any, seat: int | None) -> StreamAccess:
         """``user``'s access at this moment (StreamNotFound when they may not see it)."""
-        delay = None if seat is not None else self.spectator_delay
-        return access_to_stream(user, self.stream, seat, known_delay=delay)
+        if seat is not None:
+            return access_to_stream(user, self.stream, seat)
+        who = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+        found = who is not None and who in self.not_arbiters
+        access = access_to_stream(
+            user, self.stream, None, known_delay=self.spectator_delay, not_arbiter=found
+        )
+        if who is not None and not found and not access.privileged:
+            self.not_arbiters.add(who)
+        return access
 
 
 #: Seconds a moment's facts (seats' names, the tournament table, the spectator delay) serve
@@ -189,16 +205,21 @@ def _moment(stream: Stream, recent: tuple[Event, ...], previous: Moment | None) 
     while they are fresh, else read (three queries)."""
     if previous is not None and time.monotonic() - previous.facts_read_at < FACTS_FOR:
         facts, read_at = previous.facts, previous.facts_read_at
-        delay = previous.known_delay()
+        delay, not_arbiters = previous.known_delay(), previous.not_arbiters
     else:
-        facts, read_at, delay = stream_facts(stream), time.monotonic(), None
+        facts, read_at, delay, not_arbiters = stream_facts(stream), time.monotonic(), None, set()
     # The state now, in place of the parsed snapshot (events.states.hold_state): the moment
     # lives until the table's next move. A state that does not decode is left to the drawing,
     # which reports it as it always did.
     with contextlib.suppress(Exception):
         hold_state(stream)
     return Moment(
-        stream=stream, facts=facts, recent=recent, facts_read_at=read_at, lent_delay=delay
+        stream=stream,
+        facts=facts,
+        recent=recent,
+        facts_read_at=read_at,
+        lent_delay=delay,
+        not_arbiters=not_arbiters,
     )
 
 

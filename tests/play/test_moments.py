@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Group
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -20,6 +21,7 @@ from events.errors import StreamNotFound
 from events.models import Event, Stream
 from events.services import stream_open
 from events.states import current_state, replay_stream, state_cache
+from herald.roles import ARBITERS
 from play import batches as batches_module
 from play.batches import StreamBatches
 from play.consumers import TableConsumer, draw_for
@@ -189,6 +191,57 @@ def test_the_spectator_delay_is_lent_with_the_facts_and_read_again_with_them() -
     assert shown is not None
     assert shown[0] == stream.version  # no delay any more
     assert [q for q in read.captured_queries if "spectator_delay" in q["sql"]]
+
+
+def _asked_arbiters(queries: list[dict[str, Any]]) -> bool:
+    return any("auth_group" in query["sql"] for query in queries)
+
+
+def test_a_spectator_is_asked_once_whether_an_arbiter_and_an_arbiter_on_every_move() -> None:
+    """A spectator found not to be an arbiter is not asked again while the facts last: the
+    next moves' drawings ask nothing of the groups. Made arbiter, they are drawn as one (here:
+    without the tournament's spectator delay) once the facts are read again (FACTS_FOR). An
+    arbiter is asked on every move, so one whose role is taken away is drawn as a plain
+    spectator from the next move on."""
+    stream, _, _ = tournament_game(public=True, delay=1, moves=4, tag="na")
+    watcher = make_user("Watcher-na")
+
+    def as_a_page_draws_it() -> tuple[int, str] | None:
+        public_drawings.clear()
+        return render_table(access_stream_for_user(watcher, stream.pk), "en", PRESENT)
+
+    with CaptureQueriesContext(connection) as read:
+        drawn(watcher, stream, None, stream.version)
+    assert _asked_arbiters(read.captured_queries)
+    stream = play_stream(stream, stop_after=1)
+    with CaptureQueriesContext(connection) as read:
+        got = drawn(watcher, stream, None, stream.version)
+    assert not _asked_arbiters(read.captured_queries)
+    assert got == as_a_page_draws_it()
+    assert got is not None
+    assert got[0] == stream.version - 1
+
+    arbiters = Group.objects.get_or_create(name=ARBITERS)[0]
+    watcher.groups.add(arbiters)
+    stream = play_stream(stream, stop_after=1)
+    got = drawn(watcher, stream, None, stream.version)
+    assert got is not None
+    assert got[0] == stream.version - 1
+    moment_at(stream.pk, stream.version).facts_read_at -= FACTS_FOR
+    stream = play_stream(stream, stop_after=1)
+    got = drawn(watcher, stream, None, stream.version)
+    assert got == as_a_page_draws_it()
+    assert got is not None
+    assert got[0] == stream.version
+
+    watcher.groups.remove(arbiters)
+    stream = play_stream(stream, stop_after=1)
+    with CaptureQueriesContext(connection) as read:
+        got = drawn(watcher, stream, None, stream.version)
+    assert _asked_arbiters(read.captured_queries)
+    assert got == as_a_page_draws_it()
+    assert got is not None
+    assert got[0] == stream.version - 1
 
 
 def test_a_private_game_refuses_a_spectator_who_may_not_watch_it() -> None:
