@@ -178,20 +178,30 @@ def event_for_access(event: Event, access: StreamAccess) -> dict[str, Any]:
     return event_json(event, full=access.sees_everything, seat=access.seat, stream=access.stream)
 
 
+def shown_events(
+    access: StreamAccess, *, after: int = 0, read: Sequence[Event] | None = None
+) -> Iterable[Event]:
+    """The stream's events after seq ``after`` up to the version this caller is shown (a
+    delayed spectator's stops there), in seq order, as stored: pass each through
+    :func:`event_for_access` before the caller sees it. ``read``: the stream's events already
+    read, in seq order, holding every seq from ``after + 1`` on (a table socket's moment,
+    play.moments); otherwise they are read here."""
+    if read is None:
+        return Event.objects.filter(
+            stream=access.stream, seq__gt=after, seq__lte=access.shown_version
+        ).order_by("seq")
+    return (e for e in read if after < e.seq <= access.shown_version)
+
+
 def stream_events(
     access: StreamAccess, *, after: int = 0, read: Sequence[Event] | None = None
 ) -> list[dict[str, Any]]:
     """The stream's events after seq ``after``, as this caller may see them (up to the
-    version they are shown: a delayed spectator's stops there). ``read``: the stream's events
-    already read, in seq order, holding every seq from ``after + 1`` on (a table socket's
-    moment, play.moments); otherwise they are read here."""
-    if read is None:
-        events: Iterable[Event] = Event.objects.filter(
-            stream=access.stream, seq__gt=after, seq__lte=access.shown_version
-        ).order_by("seq")
-    else:
-        events = (e for e in read if after < e.seq <= access.shown_version)
-    return [event_for_access(event, access) for event in events]
+    version they are shown: a delayed spectator's stops there); ``read`` as for
+    :func:`shown_events`."""
+    return [
+        event_for_access(event, access) for event in shown_events(access, after=after, read=read)
+    ]
 
 
 # -- audit and verification -----------------------------------------------------------------

@@ -10,8 +10,6 @@ through play.selectors.seat_table); spectators share the public drawing (:data:`
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from typing import Any
 from uuid import UUID
 
@@ -19,6 +17,7 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from events.access import StreamAccess
+from herald.bounded import Bounded
 from play import presence as presences
 from play import selectors
 from play.moments import Moment
@@ -70,7 +69,7 @@ def page_context(access: StreamAccess) -> dict[str, Any]:
     return context
 
 
-class PublicDrawings:
+class PublicDrawings(Bounded[tuple[Any, ...], tuple[int, str]]):
     """The public drawing of a table, per (stream, shown version, language, presence): every
     plain spectator of a stream shares it, so a move costs one drawing for all of them.
 
@@ -85,33 +84,7 @@ class PublicDrawings:
     """
 
     def __init__(self, size: int = 512) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[Any, ...], tuple[int, str]] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: tuple[Any, ...]) -> tuple[int, str] | None:
-        with self._lock:
-            found = self._items.get(key)
-            if found is None:
-                self.misses += 1
-                return None
-            self.hits += 1
-            self._items.move_to_end(key)
-            return found
-
-    def put(self, key: tuple[Any, ...], drawn: tuple[int, str]) -> None:
-        with self._lock:
-            self._items[key] = drawn
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self.hits = self.misses = 0
+        super().__init__(size)
 
 
 public_drawings = PublicDrawings()

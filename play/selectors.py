@@ -14,13 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.urls import get_script_prefix, reverse
+from django.utils.translation import get_language
 
 import engine
 from engine.core import EngineError
 from events.access import StreamAccess
 from events.models import Event
-from events.selectors import stream_events, stream_view
+from events.selectors import event_for_access, shown_events, stream_view
 from events.states import game_of
+from herald.bounded import Bounded
 from herald.texts import render
 from play.drawings import Drawing, drawing_for
 from ratings.selectors import stream_verification
@@ -202,6 +204,14 @@ def _holds(events: Sequence[Event], after: int, until: int) -> bool:
     return all(seq in seqs for seq in range(after + 1, until + 1))
 
 
+#: Each last move's line as one kind of viewer reads it: by (stream, seq, whether they see
+#: everything, their seat, language, the players' names). A table shows its last
+#: :data:`LAST_MOVES` moves, so a socket server drew every line six times per seat; an event
+#: never changes, and the key names all its line depends on, so an entry is never stale.
+#: Bounded for some 2,500 tables of 5 viewers at once.
+move_lines: Bounded[tuple[Any, ...], str] = Bounded(size=2**16)
+
+
 def last_moves(
     access: StreamAccess, names: list[str], recent: Sequence[Event] | None = None
 ) -> list[str]:
@@ -214,16 +224,30 @@ def last_moves(
     after = max(access.shown_version - LAST_MOVES, 0)
     if recent is not None and not _holds(recent, after, access.shown_version):
         recent = None  # a delayed spectator's moves are older: read them
+    # Flat, of strings, numbers and None: the collector lets go of such keys (play.fragments).
+    viewer = (str(access.stream.pk), access.sees_everything, access.seat, get_language(), *names)
     lines = []
-    for event in stream_events(access, after=after, read=recent):
-        payload = event["payload"]
-        if event["type"] != "MoveMade" or not isinstance(payload, dict):
-            continue
-        move = payload.get("public_move") or payload.get("move")
-        if not isinstance(move, dict) or event["seat"] is None:
-            continue
-        try:
-            lines.append(render(game.describe_text(game.decode_move(move), event["seat"]), names))
-        except EngineError:
-            continue  # a move this engine cannot read says nothing on the table
+    for event in shown_events(access, after=after, read=recent):
+        key = (event.seq, *viewer)
+        line = move_lines.get(key)
+        if line is None:
+            line = _move_line(game, event_for_access(event, access), names)
+            move_lines.put(key, line)
+        if line:
+            lines.append(line)
     return lines[::-1]
+
+
+def _move_line(game: Any, event: dict[str, Any], names: list[str]) -> str:
+    """The event (as the viewer may see it) in words, or "" when it says nothing on the table
+    (not a move, or one this engine cannot read)."""
+    payload = event["payload"]
+    if event["type"] != "MoveMade" or not isinstance(payload, dict):
+        return ""
+    move = payload.get("public_move") or payload.get("move")
+    if not isinstance(move, dict) or event["seat"] is None:
+        return ""
+    try:
+        return str(render(game.describe_text(game.decode_move(move), event["seat"]), names))
+    except EngineError:
+        return ""
