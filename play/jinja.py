@@ -10,9 +10,10 @@ table page is handed its table drawn (play.rendering.page_context). The pages ar
 stay Django templates.
 
 The environment keeps what the Django templates gave the drawings:
-- Django's translations (``_``, ``gettext``, ``ngettext``, ``pgettext``), new style: a
-  sentence's variables are escaped and put in the translated sentence, whose msgids are those
-  ``{% blocktranslate %}`` made (``make messages`` extracts them, herald's makemessages);
+- Django's translations (``_``, ``gettext``, ``ngettext``, ``pgettext``), each message looked
+  up once per language in the process, new style: a sentence's variables are escaped and put
+  in the translated sentence, whose msgids are those ``{% blocktranslate %}`` made
+  (``make messages`` extracts them, herald's makemessages);
 - a template's last newline, as Django keeps it;
 - ``drawn()`` for a part made once per values (play.fragments), ``include_django()`` for a
   Django template the pages share with the drawings (the game-over facts, presence), and
@@ -32,6 +33,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
 from markupsafe import Markup
 
+from herald.texts import per_language
 from play.fragments import fragments
 
 
@@ -61,8 +63,15 @@ def environment(**options: Any) -> jinja2.Environment:
     options["undefined"] = jinja2.ChainableUndefined  # Django's default, in debug or not
     options["keep_trailing_newline"] = True
     env = jinja2.Environment(extensions=["jinja2.ext.i18n"], **options)
+    # Each message looked up once per language in this process (herald.texts.per_language):
+    # a drawing asks Jinja for some fifteen sentences, each through the active translation and
+    # its fallbacks, for every seat after every move.
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        gettext, ngettext, newstyle=True, pgettext=pgettext, npgettext=npgettext
+        per_language(gettext),
+        per_language(ngettext),
+        newstyle=True,
+        pgettext=per_language(pgettext),
+        npgettext=per_language(npgettext),
     )
     env.globals.update(drawn=drawn, include_django=include_django, static=static)
     return env
