@@ -65,6 +65,9 @@ SOCKET_SERVERS = int(os.environ.get("BENCH_SOCKET_SERVERS", "1"))
 # or "table", every socket of a table on the same process (the figures before 2026-12-06's
 # fourth session).
 SPREAD = os.environ.get("BENCH_SPREAD", "socket")
+# A path: each level's moves (seconds into the run, push and POST in seconds) written to
+# ``<path>.<level>.json``.
+TIMELINE = os.environ.get("BENCH_TIMELINE", "")
 # The stack's channel layer (settings.CHANNEL_LAYER_BACKEND): CHANNEL_LAYER_BACKEND=
 # herald.layers.RedisChannelLayer runs the core layer Herald ran before 2026-12-06.
 LAYER = "pub/sub" if "pubsub" in os.environ.get("CHANNEL_LAYER_BACKEND", "pubsub") else "core"
@@ -562,6 +565,8 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
                         answer = table.answered[version] - posted
                         seats_when.append((posted - started, into[-1], answer))
                         after_answer.append(into[-1] - answer)
+    if TIMELINE:  # every move's (seconds in, push, POST), for a look at when the slow ones came
+        Path(f"{TIMELINE}.{level.number}.json").write_text(json.dumps(sorted(seats_when)))
     lost = sum(
         1
         for s in sockets
