@@ -21,6 +21,8 @@ from typing import Any, Protocol, TypeVar
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections, connections
 
+from play.drawpool import DrawingPool, DrawViewers, pool_size
+
 Drawn = tuple[int, str] | None
 T = TypeVar("T")
 
@@ -72,6 +74,24 @@ def upkept(work: Callable[[], T]) -> Callable[[], T]:
     return run
 
 
+def draw_each(
+    draw: Callable[..., Drawn],
+    stream_id: str,
+    version: int,
+    viewers: dict[Hashable, dict[str, Any]],
+    failed: Callable[[Exception], Exception] = lambda exc: exc,
+) -> dict[Hashable, Drawn | Exception]:
+    """Each viewer's ``draw(stream_id=…, version=…, **viewer)``; a viewer whose drawing failed
+    gets ``failed(exc)`` instead (its socket decides what it means)."""
+    drawn: dict[Hashable, Drawn | Exception] = {}
+    for key, viewer in viewers.items():
+        try:
+            drawn[key] = draw(stream_id=stream_id, version=version, **viewer)
+        except Exception as exc:
+            drawn[key] = failed(exc)
+    return drawn
+
+
 @dataclass
 class Batch:
     """One trip to the database thread: the drawings of a stream at ``version`` or later."""
@@ -86,11 +106,32 @@ class StreamBatches:
     """The table sockets of each stream in this process, and each stream's latest batch."""
 
     draw: Callable[..., Drawn]  # draw(user, stream_id, *, version, **viewer): in a thread
+    #: What a drawing process draws a batch with (play.consumers.draw_viewers: ``draw`` for
+    #: each viewer), when ``HERALD_DRAWING_PROCESSES`` asks for some (play.drawpool); None:
+    #: always in this process.
+    pooled: DrawViewers | None = None
+    #: What a drawing process reads when a stream's first socket here opens (the stream's
+    #: moment: play.consumers.read_ahead), so that the first move reads only its events.
+    read_ahead: Callable[[str], None] | None = None
     members: dict[str, set[Viewer]] = field(default_factory=dict)
     batches: dict[str, Batch] = field(default_factory=dict)
     trips: int = 0
+    pool: DrawingPool | None = None
+
+    def drawing_pool(self) -> DrawingPool | None:
+        """The drawing processes, started with the first socket; None: draw in this process."""
+        if self.pool is None and self.pooled is not None and pool_size() > 0:
+            self.pool = DrawingPool(pool_size())
+            self.pool.start()
+        return self.pool
 
     def join(self, stream_id: str, socket: Viewer) -> None:
+        # The drawing processes start with the first socket, while its page is still young,
+        # not with the first move that every seat waits for; so does the stream's moment in
+        # its drawing process.
+        pool = self.drawing_pool()
+        if pool is not None and self.read_ahead is not None and stream_id not in self.members:
+            pool.prepare(stream_id, self.read_ahead)
         self.members.setdefault(stream_id, set()).add(socket)
 
     def leave(self, stream_id: str, socket: Viewer) -> None:
@@ -120,16 +161,17 @@ class StreamBatches:
         draw = self.draw
 
         def draw_all() -> dict[Hashable, Drawn | Exception]:
-            drawn: dict[Hashable, Drawn | Exception] = {}
-            for key, viewer in viewers.items():
-                try:
-                    drawn[key] = draw(stream_id=stream_id, version=version, **viewer)
-                except Exception as exc:  # that viewer's socket decides what it means
-                    drawn[key] = exc
-            return drawn
+            return draw_each(draw, stream_id, version, viewers)
 
         self.trips += 1
-        task = asyncio.ensure_future(sync_to_async(upkept(draw_all), thread_sensitive=True)())
+        pool = self.drawing_pool()
+        if pool is not None and self.pooled is not None:
+            drawings = pool.draw(
+                stream_id, version, viewers, job=self.pooled, in_thread=upkept(draw_all)
+            )
+        else:
+            drawings = sync_to_async(upkept(draw_all), thread_sensitive=True)()
+        task = asyncio.ensure_future(drawings)
         batch = Batch(version=version, keys=set(viewers), task=task)
         self.batches[stream_id] = batch
         return batch

@@ -35,7 +35,8 @@ from events.access import access_stream_for_user
 from events.consumers import FORBIDDEN, StreamConsumer
 from events.errors import StreamNotFound
 from play import presence as presences
-from play.batches import StreamBatches
+from play.batches import StreamBatches, draw_each, upkeep_connections
+from play.drawpool import portable_failure
 from play.moments import moment_at
 from play.rendering import public_drawings, public_key, render_table
 
@@ -73,8 +74,34 @@ def draw_for(
     return render_table(moment.access(user, seat), language, presence, moment)
 
 
+def draw_viewers(
+    stream_id: str, version: int, viewers: dict[Hashable, dict[str, Any]]
+) -> dict[Hashable, tuple[int, str] | Exception | None]:
+    """(In a drawing process, play.drawpool.) Each viewer's :func:`draw_for` at ``version`` or
+    later; a viewer whose drawing failed gets its failure, in words another process can read
+    (play.drawpool.portable_failure)."""
+    upkeep_connections()
+    return draw_each(draw_for, stream_id, version, viewers, failed=_failure_told)
+
+
+def _failure_told(exc: Exception) -> Exception:
+    """A drawing's failure, logged here (a drawing process's log) unless it is a refusal."""
+    if not isinstance(exc, StreamNotFound):
+        logger.error("table drawing failed", exc_info=exc)
+    return portable_failure(exc)
+
+
+def read_ahead(stream_id: str) -> None:
+    """(In a drawing process, play.drawpool.) The stream's moment read now, as a socket opening
+    reads it in this process (TableConsumer.open_stream): the first move's drawings then read
+    its new events alone."""
+    upkeep_connections()
+    with contextlib.suppress(StreamNotFound):
+        moment_at(stream_id, 0)
+
+
 #: This process's table sockets by stream, drawn together after each commit.
-batches = StreamBatches(draw=draw_for)
+batches = StreamBatches(draw=draw_for, pooled=draw_viewers, read_ahead=read_ahead)
 
 
 class TableConsumer(StreamConsumer):

@@ -218,6 +218,10 @@ HERALD_LIVE_SEND = env.str("HERALD_LIVE_SEND", default="direct")
 # a move's push (herald.quietgc); false leaves the collections to Python, as they happen.
 HERALD_QUIET_GC = env.bool("HERALD_QUIET_GC", default=True)
 
+# A socket server's table drawings in this many processes of their own (play.drawpool), each
+# stream always in the same one; 0 draws them in the socket server's own thread.
+HERALD_DRAWING_PROCESSES = env.int("HERALD_DRAWING_PROCESSES", default=0)
+
 # Who else may watch a private game and how far behind spectators are kept (events.access):
 # rules of the apps above the event store, which it may not import.
 HERALD_WATCH_RULES = ["tournaments.watching.RULES"]

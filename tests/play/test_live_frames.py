@@ -12,6 +12,7 @@ import re
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -114,7 +115,34 @@ def root_of(html: str) -> dict[str, str]:
     return dict(re.findall(r'data-([a-z-]+)="([^"]*)"', tag.group(1)))
 
 
-def test_each_socket_gets_its_own_users_drawing_after_a_move(asgi_server: Any) -> None:
+@pytest.fixture(scope="session")
+def pooled_asgi_server(asgi_server_factory: Any) -> Any:
+    """A live ASGI server that draws its tables in two drawing processes (play.drawpool)."""
+    return asgi_server_factory(HERALD_DRAWING_PROCESSES="2")
+
+
+def drawing_processes(server: Any) -> list[int]:
+    """The server process's drawing processes (children spawned by multiprocessing)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == server.process.pid and "spawn_main" in command:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("server_name", ["asgi_server", "pooled_asgi_server"])
+def test_each_socket_gets_its_own_users_drawing_after_a_move(
+    server_name: str, request: pytest.FixtureRequest
+) -> None:
+    """Whether the server draws in its own thread or in drawing processes."""
+    asgi_server = request.getfixturevalue(server_name)
     users = [make_user(name) for name in ("Agathe", "Basile", "Cunegonde")]
     stream = stream_open(game_id="les-7-blasons", seats=users, public=True)
     with (
@@ -160,6 +188,11 @@ def test_each_socket_gets_its_own_users_drawing_after_a_move(asgi_server: Any) -
     assert "Your hand" in frames["seat0"]["html"]
     assert stream.seed not in json.dumps(frames)
     assert fragment == frames["seat1"]["html"]
+    # The pooled server drew in its drawing processes (spawned with its first socket).
+    if server_name == "pooled_asgi_server":
+        assert len(drawing_processes(asgi_server)) >= 2
+    else:
+        assert drawing_processes(asgi_server) == []
 
 
 def test_presence_follows_players_across_two_processes(

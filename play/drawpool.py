@@ -1,0 +1,165 @@
+"""A socket server's drawings in processes of their own (``HERALD_DRAWING_PROCESSES``).
+
+A socket server draws every move's table once per viewer (play.batches), and those drawings are
+nearly all of its work. In one process they run one after another on one thread, under the
+same lock (the GIL) as the event loop that sends the frames: moves that arrive together queue
+behind each other's drawings on one core, however many cores the machine has
+(docs/operations.md, "Live tables at scale"). With ``HERALD_DRAWING_PROCESSES=N`` the process
+keeps its sockets, its event loop and its batches, and hands each batch to one of N drawing
+processes: each stream always to the same one (its caches, play.moments and the fragments,
+stay warm), so moves at different tables are drawn side by side, on as many cores.
+
+A drawing process draws exactly as the socket server's own thread does
+(play.consumers.draw_for): it reads the stream's moment, checks the viewer's access and draws
+their seat's view or the public one. It is handed each viewer's user as the socket knew it
+when it opened (its id and standing, not a session), as the thread was.
+
+When a drawing process dies (killed, out of memory), the batches it held and the next one are
+drawn in the socket server's own thread, and the next batch starts a new process: a frame is
+late, none is lost. 0, the default, draws in the socket server's thread (``make run``, tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import threading
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+from uuid import UUID
+
+import django
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
+
+from events.errors import StreamNotFound
+from herald.warmup import warm_up
+
+logger = logging.getLogger(__name__)
+
+Drawn = tuple[int, str] | None
+Drawings = dict[Hashable, Drawn | Exception]
+#: draw_viewers(stream_id, version, viewers) -> Drawings, in a drawing process: a module's
+#: function (it is handed over by name), play.consumers.draw_viewers.
+DrawViewers = Callable[[str, int, dict[Hashable, dict[str, Any]]], Drawings]
+
+
+def pool_size() -> int:
+    """How many drawing processes a socket server starts (``HERALD_DRAWING_PROCESSES``)."""
+    return max(int(getattr(settings, "HERALD_DRAWING_PROCESSES", 0) or 0), 0)
+
+
+def portable_user(user: Any) -> Any:
+    """``user`` as it can be handed to another process: the model instance behind Channels'
+    lazy scope user (its fields as read when the socket opened), or None for a visitor who
+    is not logged in (the drawings take None as anonymous)."""
+    wrapped = getattr(user, "_wrapped", user)
+    if wrapped is None or not getattr(wrapped, "is_authenticated", False):
+        return None
+    return wrapped
+
+
+def portable_failure(exc: Exception) -> Exception:
+    """What a drawing that failed tells the socket server: StreamNotFound as it is (the socket
+    closes), any other failure as a RuntimeError with its words (the socket asks its page to
+    fetch the fragment; the drawing process logged the traceback)."""
+    if isinstance(exc, StreamNotFound):
+        return StreamNotFound(str(exc))
+    return RuntimeError(f"{type(exc).__name__}: {exc}")
+
+
+def _start_process(database: str) -> None:
+    """A drawing process's start: Django set up on the socket server's own database (its name
+    as the server uses it: a test run's is not the settings'), and warmed as a server's
+    (herald.warmup)."""
+    django.setup()
+    settings.DATABASES[DEFAULT_DB_ALIAS]["NAME"] = database
+    warm_up()
+
+
+def _ready() -> bool:
+    return True
+
+
+class DrawingPool:
+    """N drawing processes, each stream drawn by the same one; started at the first batch."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._executors: list[ProcessPoolExecutor | None] = [None] * size
+        self._lock = threading.Lock()
+        self.started = 0  # processes started (a test counts the restarts)
+
+    def _index(self, stream_id: str) -> int:
+        return UUID(str(stream_id)).int % self.size
+
+    def _executor(self, index: int) -> ProcessPoolExecutor:
+        with self._lock:
+            executor = self._executors[index]
+            if executor is None:
+                executor = ProcessPoolExecutor(
+                    max_workers=1,
+                    # A fresh interpreter: a fork of a server with threads and sockets is not.
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_process,
+                    initargs=(connections[DEFAULT_DB_ALIAS].settings_dict["NAME"],),
+                )
+                executor.submit(_ready)  # start it now, not at the first move
+                self._executors[index] = executor
+                self.started += 1
+            return executor
+
+    def start(self) -> None:
+        """Start every drawing process (the first socket of a server calls it)."""
+        for index in range(self.size):
+            self._executor(index)
+
+    def prepare(self, stream_id: str, job: Callable[[str], None]) -> None:
+        """Have the stream's drawing process run ``job(stream_id)`` when it is free, without
+        waiting for it (a stream's moment read ahead of its first move)."""
+        try:
+            self._executor(self._index(stream_id)).submit(job, stream_id)
+        except (BrokenProcessPool, RuntimeError):  # dead or shut: the first move reads it
+            logger.warning("table %s: its drawing process could not read ahead", stream_id)
+
+    def _drop(self, index: int, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._executors[index] is broken:
+                self._executors[index] = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    async def draw(
+        self,
+        stream_id: str,
+        version: int,
+        viewers: dict[Hashable, dict[str, Any]],
+        *,
+        job: DrawViewers,
+        in_thread: Callable[[], Drawings],
+    ) -> Drawings:
+        """The viewers' drawings by ``job`` in the stream's drawing process; by ``in_thread``
+        (in the socket server's own drawing thread) if that process died."""
+        index = self._index(stream_id)
+        executor = self._executor(index)
+        handed = {
+            key: {**viewer, "user": portable_user(viewer["user"])}
+            for key, viewer in viewers.items()
+        }
+        try:
+            future: Future[Drawings] = executor.submit(job, stream_id, version, handed)
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            logger.warning("table %s: its drawing process died; drawn here", stream_id)
+            self._drop(index, executor)
+            return await sync_to_async(in_thread, thread_sensitive=True)()
+
+    def shutdown(self) -> None:
+        with self._lock:
+            executors, self._executors = self._executors, [None] * self.size
+        for executor in executors:
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)

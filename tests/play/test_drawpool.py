@@ -1,0 +1,166 @@
+"""A socket server's drawings in drawing processes (play.drawpool, ``HERALD_DRAWING_PROCESSES``):
+a real process draws each viewer exactly what the socket server's own thread draws, a stream
+always in the same process, and a drawing process that dies costs a late frame, not a lost
+one: its batch is drawn in the server's thread and the next batch starts a new process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.test import override_settings
+
+from events.access import access_stream_for_user
+from events.errors import StreamNotFound
+from events.services import stream_open
+from play.batches import StreamBatches
+from play.consumers import draw_for, draw_viewers, read_ahead
+from play.drawpool import DrawingPool, portable_failure, portable_user
+from play.moments import moments
+from play.rendering import public_drawings, render_table
+from tests.conftest import run_async
+from tests.play.test_live_access import tournament_game
+from tests.play.test_moments import PRESENT, FakeSocket
+from tests.ratings.games import play_stream
+from tests.users import make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def pooled() -> Iterator[StreamBatches]:
+    """A process's batches drawn by two drawing processes."""
+    moments.clear()
+    public_drawings.clear()
+    with override_settings(HERALD_DRAWING_PROCESSES=2):
+        batches = StreamBatches(draw=draw_for, pooled=draw_viewers, read_ahead=read_ahead)
+        try:
+            yield batches
+        finally:
+            if batches.pool is not None:
+                batches.pool.shutdown()
+
+
+def as_drawn_here(user: Any, stream: Any) -> tuple[int, str] | None:
+    public_drawings.clear()
+    return render_table(access_stream_for_user(user, stream.pk), "en", PRESENT)
+
+
+def draw_everyone(batches: StreamBatches, stream: Any, sockets: list[FakeSocket]) -> list[Any]:
+    async def everyone() -> list[Any]:
+        return await asyncio.gather(
+            *(batches.drawing(str(stream.pk), s, stream.version) for s in sockets)
+        )
+
+    return run_async(everyone)
+
+
+def test_a_drawing_process_draws_each_viewer_what_the_thread_draws(
+    pooled: StreamBatches,
+) -> None:
+    users = [make_user(name) for name in ("Anouk", "Basile", "Coline")]
+    arbiter = make_user("Arbiter-dp", groups=("arbiters",))
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=7
+    )
+    sockets = [FakeSocket(user, seat) for seat, user in enumerate(users)]
+    sockets += [FakeSocket(None, None), FakeSocket(arbiter, None)]
+    for socket in sockets:
+        pooled.join(str(stream.pk), socket)
+    for _ in range(3):  # the process's moment carried from move to move, as the thread's
+        drawn = draw_everyone(pooled, stream, sockets)
+        for socket, got in zip(sockets, drawn, strict=True):
+            assert got == as_drawn_here(socket.user, stream)
+        stream = play_stream(stream, stop_after=1)
+    assert pooled.pool is not None
+    assert pooled.pool.started == 2  # both processes started with the first batch
+    assert pooled.trips == 3
+
+
+def moment_reads() -> int:
+    """(In a drawing process.) How many moments it has read."""
+    return moments.reads
+
+
+def test_a_streams_first_socket_has_its_drawing_process_read_the_moment_ahead(
+    pooled: StreamBatches,
+) -> None:
+    """As a socket opening reads the stream's moment in a server that draws in its thread, so
+    the first move waits for its new events alone (play.moments)."""
+    users = [make_user(name) for name in ("Gwenn", "Hugo", "Iris")]
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=3
+    )
+    sockets = [FakeSocket(user, seat) for seat, user in enumerate(users)]
+    for socket in sockets:
+        pooled.join(str(stream.pk), socket)
+    pool = pooled.pool
+    assert pool is not None
+    executor = pool._executors[pool._index(str(stream.pk))]
+    assert executor is not None
+    assert executor.submit(moment_reads).result(timeout=60) == 1  # read once, ahead
+    stream = play_stream(stream, stop_after=1)
+    drawn = draw_everyone(pooled, stream, sockets)
+    assert drawn[0] == as_drawn_here(users[0], stream)
+    assert executor.submit(moment_reads).result(timeout=60) == 2
+
+
+def test_each_stream_is_drawn_by_one_process_and_its_refusals_come_back() -> None:
+    pool = DrawingPool(3)
+    some = [str(uuid.uuid4()) for _ in range(12)]
+    assert [pool._index(s) for s in some] == [pool._index(s) for s in some]
+    assert len({pool._index(s) for s in some}) > 1
+    # A failure crosses the process boundary as words, a refusal as itself.
+    refused = portable_failure(StreamNotFound("there is no game stream x"))
+    assert isinstance(refused, StreamNotFound)
+    other = portable_failure(KeyError("seat"))
+    assert isinstance(other, RuntimeError)
+    assert "KeyError" in str(other)
+    assert portable_user(AnonymousUser()) is None
+
+
+def test_a_private_game_still_refuses_a_spectator_who_may_not_watch_it(
+    pooled: StreamBatches,
+) -> None:
+    stream, _, _ = tournament_game(tag="dp")
+    stranger = FakeSocket(make_user("Stranger-dp"), None)
+    pooled.join(str(stream.pk), stranger)
+    with pytest.raises(StreamNotFound):
+        draw_everyone(pooled, stream, [stranger])
+
+
+def test_a_drawing_process_that_dies_is_replaced_and_its_batch_drawn_here(
+    pooled: StreamBatches,
+) -> None:
+    users = [make_user(name) for name in ("Doriane", "Elouan", "Flavie")]
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=5
+    )
+    sockets = [FakeSocket(user, seat) for seat, user in enumerate(users)]
+    for socket in sockets:
+        pooled.join(str(stream.pk), socket)
+    draw_everyone(pooled, stream, sockets)
+    pool = pooled.pool
+    assert pool is not None
+    executor = pool._executors[pool._index(str(stream.pk))]
+    assert executor is not None
+    for pid in list(executor._processes):
+        os.kill(pid, signal.SIGKILL)
+    time.sleep(0.5)
+    stream = play_stream(stream, stop_after=1)
+    drawn = draw_everyone(pooled, stream, sockets)  # drawn in this process's thread
+    for socket, got in zip(sockets, drawn, strict=True):
+        assert got == as_drawn_here(socket.user, stream)
+    assert pool.started == 2
+    stream = play_stream(stream, stop_after=1)
+    drawn = draw_everyone(pooled, stream, sockets)  # a new process
+    assert pool.started == 3
+    for socket, got in zip(sockets, drawn, strict=True):
+        assert got == as_drawn_here(socket.user, stream)
