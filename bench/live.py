@@ -1,7 +1,8 @@
 """Live tables at scale: from a move's POST to every socket's frame, against the real stack.
 
 Starts the platform as deployed (docker/compose.yaml): gunicorn serving HTTP, daphne serving the
-table sockets (``ws/games/<id>/table/``) on the Redis channel layer, a Celery worker, all on
+table sockets (``ws/games/<id>/table/``) on the Redis channel layer and drawing them in two
+drawing processes of its own (``HERALD_DRAWING_PROCESSES``, play.drawpool), a Celery worker, all on
 PostgreSQL and Redis. Then, per level, opens T tables of Les 7 Blasons × 4 seats of WebSocket
 clients (each logged in as its seat's player) plus spectators (logged-in users who are not
 seated), and bots that POST moves to ``/api/v1/streams/<id>/moves`` at a set total rate. Per
@@ -17,6 +18,7 @@ while they run.
     BENCH_LEVELS=1 BENCH_SECONDS=10 python bench/live.py
     BENCH_SOCKET_SERVERS=2 python bench/live.py   # the sockets spread over two daphne processes
     BENCH_SOCKET_SERVERS=2 BENCH_SPREAD=table python bench/live.py  # a table's sockets together
+    HERALD_DRAWING_PROCESSES=0 python bench/live.py  # daphne draws in its own thread
     CHANNEL_LAYER_BACKEND=herald.layers.RedisChannelLayer python bench/live.py  # the core layer
 
 Levels: 1 = 10 tables × 4 seats at 4 moves/s (a club night), 2 = 100 × 4 at 20 moves/s,
@@ -68,6 +70,9 @@ SPREAD = os.environ.get("BENCH_SPREAD", "socket")
 # A path: each level's moves (seconds into the run, push and POST in seconds) written to
 # ``<path>.<level>.json``.
 TIMELINE = os.environ.get("BENCH_TIMELINE", "")
+# Each daphne's drawing processes (play.drawpool), as docker/compose.yaml runs the sockets
+# service; 0 draws in daphne's own thread (the figures before 2026-12-07's session).
+DRAWING_PROCESSES = int(os.environ.get("HERALD_DRAWING_PROCESSES", "2"))
 # The stack's channel layer (settings.CHANNEL_LAYER_BACKEND): CHANNEL_LAYER_BACKEND=
 # herald.layers.RedisChannelLayer runs the core layer Herald ran before 2026-12-06.
 LAYER = "pub/sub" if "pubsub" in os.environ.get("CHANNEL_LAYER_BACKEND", "pubsub") else "core"
@@ -141,6 +146,7 @@ def stack_environment() -> dict[str, str]:
         DEBUG="false",
         LOG_LEVEL="WARNING",
         HERALD_LIVE_SEND="direct",
+        HERALD_DRAWING_PROCESSES=str(DRAWING_PROCESSES),
         CELERY_QUEUE=f"{PREFIX}-celery",
         PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
     )
@@ -280,6 +286,16 @@ def cpu_by_group(stack: Stack) -> dict[str, float]:
             groups["Redis"] += seconds
     groups["PostgreSQL"] = postgres_seconds(stats, database)
     return groups
+
+
+def drawing_pids(stack: Stack) -> set[int]:
+    """The socket servers' drawing processes (play.drawpool: spawned by multiprocessing)."""
+    servers = stack.pids("server")
+    return {
+        pid
+        for pid, (command, parent, _, _) in _process_stats().items()
+        if parent in servers and "spawn_main" in command
+    }
 
 
 def resident_kib(pids: set[int]) -> int:
@@ -457,6 +473,7 @@ class LevelFigures:
     cpu_ms: dict[str, float]
     sockets: int
     kib_per_socket: float
+    drawing_mib: list[float]  # each drawing process's resident memory, MiB
     lost: int  # sockets not ending on their stream's version
     out_of_order: int  # sockets whose versions went backwards
     # The answer to the last seat's frame: the socket server's part of the push, without the
@@ -586,6 +603,7 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
         cpu_ms={name: (after[name] - before[name]) * 1000 / max(moves, 1) for name in before},
         sockets=len(sockets),
         kib_per_socket=held / len(sockets),
+        drawing_mib=[resident_kib({pid}) / 1024 for pid in sorted(drawing_pids(stack))],
         lost=lost,
         out_of_order=disordered,
         slowest=sorted(seats_when, key=lambda pair: -pair[1])[:8],
@@ -597,9 +615,15 @@ def print_level(figures: LevelFigures) -> None:
     level = figures.level
     spectators = f" + {level.spectators} spectators" if level.spectators else ""
     dealt = f", dealt by {SPREAD}" if SOCKET_SERVERS > 1 else ""
+    drawing = (
+        f"{DRAWING_PROCESSES} drawing processes each"
+        if DRAWING_PROCESSES
+        else "drawing in its own thread"
+    )
     print(
         f"level {level.number}: {level.tables} tables × {SEATS} seats{spectators} "
-        f"({figures.sockets} sockets on {SOCKET_SERVERS} daphne{dealt}, {LAYER} layer), "
+        f"({figures.sockets} sockets on {SOCKET_SERVERS} daphne{dealt}, {drawing}, "
+        f"{LAYER} layer), "
         f"aim {level.rate:g} moves/s"
     )
     print(f"  moves: {figures.moves} in {SECONDS:g} s ({figures.rate:.1f}/s)")
@@ -618,7 +642,11 @@ def print_level(figures: LevelFigures) -> None:
         line("POST → last spectator's frame", figures.spectator_ms)
     cpu = ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures.cpu_ms.items())
     print(f"  CPU per move: {cpu}")
-    print(f"  server memory per socket: {figures.kib_per_socket:.0f} KiB")
+    print(f"  server memory per socket: {figures.kib_per_socket:.0f} KiB", end="")
+    if figures.drawing_mib:
+        each = ", ".join(f"{mib:.0f}" for mib in figures.drawing_mib)
+        print(f"; its drawing processes: {each} MiB resident", end="")
+    print()
     # When the slowest pushes came tells a periodic stall (heartbeats, collections) from a burst.
     slowest = ", ".join(
         f"{push * 1000:.0f} ms (POST {post * 1000:.0f}) at {at:.1f} s"
