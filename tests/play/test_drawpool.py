@@ -31,7 +31,12 @@ from tests.play.test_moments import PRESENT, FakeSocket
 from tests.ratings.games import play_stream
 from tests.users import make_user
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    # A drawing process opens its own connection to the test database: SQLite's in-memory
+    # test database is this process's alone.
+    pytest.mark.services("postgres", reason="drawing processes share the test database"),
+]
 
 
 @pytest.fixture
