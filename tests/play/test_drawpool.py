@@ -67,25 +67,44 @@ def draw_everyone(batches: StreamBatches, stream: Any, sockets: list[FakeSocket]
     return run_async(everyone)
 
 
+def seated_table(
+    pooled: StreamBatches, names: tuple[str, ...], moves: int
+) -> tuple[Any, list[Any], list[FakeSocket]]:
+    """A public game of Les 7 Blasons ``moves`` in, its seats' sockets joined to ``pooled``."""
+    users = [make_user(name) for name in names]
+    stream = play_stream(
+        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=moves
+    )
+    sockets = [FakeSocket(user, seat) for seat, user in enumerate(users)]
+    for socket in sockets:
+        pooled.join(str(stream.pk), socket)
+    return stream, users, sockets
+
+
+def executor_of(pooled: StreamBatches, stream: Any) -> Any:
+    """The stream's drawing process's executor."""
+    pool = pooled.pool
+    assert pool is not None
+    executor = pool._executors[pool._index(str(stream.pk))]
+    assert executor is not None
+    return executor
+
+
 def test_a_drawing_process_draws_each_viewer_what_the_thread_draws(
     pooled: StreamBatches,
 ) -> None:
-    users = [make_user(name) for name in ("Anouk", "Basile", "Coline")]
+    stream, _, sockets = seated_table(pooled, ("Anouk", "Basile", "Coline"), moves=7)
     arbiter = make_user("Arbiter-dp", groups=("arbiters",))
-    stream = play_stream(
-        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=7
-    )
-    sockets = [FakeSocket(user, seat) for seat, user in enumerate(users)]
-    sockets += [FakeSocket(None, None), FakeSocket(arbiter, None)]
-    for socket in sockets:
-        pooled.join(str(stream.pk), socket)
+    for watcher in (FakeSocket(None, None), FakeSocket(arbiter, None)):
+        pooled.join(str(stream.pk), watcher)
+        sockets.append(watcher)
     for _ in range(3):  # the process's moment carried from move to move, as the thread's
         drawn = draw_everyone(pooled, stream, sockets)
         for socket, got in zip(sockets, drawn, strict=True):
             assert got == as_drawn_here(socket.user, stream)
         stream = play_stream(stream, stop_after=1)
     assert pooled.pool is not None
-    assert pooled.pool.started == 2  # both processes started with the first batch
+    assert pooled.pool.started == 2  # both processes started with the first socket
     assert pooled.trips == 3
 
 
@@ -99,17 +118,8 @@ def test_a_streams_first_socket_has_its_drawing_process_read_the_moment_ahead(
 ) -> None:
     """As a socket opening reads the stream's moment in a server that draws in its thread, so
     the first move waits for its new events alone (play.moments)."""
-    users = [make_user(name) for name in ("Gwenn", "Hugo", "Iris")]
-    stream = play_stream(
-        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=3
-    )
-    sockets = [FakeSocket(user, seat) for seat, user in enumerate(users)]
-    for socket in sockets:
-        pooled.join(str(stream.pk), socket)
-    pool = pooled.pool
-    assert pool is not None
-    executor = pool._executors[pool._index(str(stream.pk))]
-    assert executor is not None
+    stream, users, sockets = seated_table(pooled, ("Gwenn", "Hugo", "Iris"), moves=3)
+    executor = executor_of(pooled, stream)
     assert executor.submit(moment_reads).result(timeout=60) == 1  # read once, ahead
     stream = play_stream(stream, stop_after=1)
     drawn = draw_everyone(pooled, stream, sockets)
@@ -144,18 +154,11 @@ def test_a_private_game_still_refuses_a_spectator_who_may_not_watch_it(
 def test_a_drawing_process_that_dies_is_replaced_and_its_batch_drawn_here(
     pooled: StreamBatches,
 ) -> None:
-    users = [make_user(name) for name in ("Doriane", "Elouan", "Flavie")]
-    stream = play_stream(
-        stream_open(game_id="les-7-blasons", seats=users, public=True), stop_after=5
-    )
-    sockets = [FakeSocket(user, seat) for seat, user in enumerate(users)]
-    for socket in sockets:
-        pooled.join(str(stream.pk), socket)
+    stream, _, sockets = seated_table(pooled, ("Doriane", "Elouan", "Flavie"), moves=5)
     draw_everyone(pooled, stream, sockets)
     pool = pooled.pool
     assert pool is not None
-    executor = pool._executors[pool._index(str(stream.pk))]
-    assert executor is not None
+    executor = executor_of(pooled, stream)
     for pid in list(executor._processes):
         os.kill(pid, signal.SIGKILL)
     time.sleep(0.5)
