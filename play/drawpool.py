@@ -86,7 +86,7 @@ def _ready() -> bool:
 
 
 class DrawingPool:
-    """N drawing processes, each stream drawn by the same one; started at the first batch."""
+    """N drawing processes, each stream drawn by the same one; started with the first socket."""
 
     def __init__(self, size: int) -> None:
         self.size = size

@@ -208,7 +208,7 @@ def _holds(events: Sequence[Event], after: int, until: int) -> bool:
 #: everything, their seat, language, the players' names). A table shows its last
 #: :data:`LAST_MOVES` moves, so a socket server drew every line six times per seat; an event
 #: never changes, and the key names all its line depends on, so an entry is never stale.
-#: Bounded for some 2,500 tables of 5 viewers at once.
+#: Bounded for some 2,000 tables of 5 viewers at once.
 move_lines: Bounded[tuple[Any, ...], str] = Bounded(size=2**16)
 
 
