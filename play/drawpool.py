@@ -14,9 +14,11 @@ A drawing process draws exactly as the socket server's own thread does
 their seat's view or the public one. It is handed each viewer's user as the socket knew it
 when it opened (its id and standing, not a session), as the thread was.
 
-When a drawing process dies (killed, out of memory), the batches it held and the next one are
-drawn in the socket server's own thread, and the next batch starts a new process: a frame is
-late, none is lost. 0, the default, draws in the socket server's thread (``make run``, tests).
+When a drawing process dies (killed, out of memory), the batches it held are drawn in the
+socket server's own thread, and so are its streams' next batches for :data:`RESTART_AFTER`
+seconds; the first batch after that starts a new process. A frame is late, none is lost, and a
+process that cannot start (a broken setting) is not started again on every move. 0, the
+default, draws in the socket server's thread (``make run``, tests).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import asyncio
 import logging
 import multiprocessing
 import threading
+import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -40,6 +43,10 @@ from events.errors import StreamNotFound
 from herald.warmup import warm_up
 
 logger = logging.getLogger(__name__)
+
+#: Seconds a dead drawing process's streams are drawn in the server's own thread before a new
+#: process is started for them.
+RESTART_AFTER = 5.0
 
 Drawn = tuple[int, str] | None
 Drawings = dict[Hashable, Drawn | Exception]
@@ -91,16 +98,21 @@ class DrawingPool:
     def __init__(self, size: int) -> None:
         self.size = size
         self._executors: list[ProcessPoolExecutor | None] = [None] * size
+        self._down_until = [0.0] * size  # time.monotonic() before which none is started
         self._lock = threading.Lock()
         self.started = 0  # processes started (a test counts the restarts)
 
     def _index(self, stream_id: str) -> int:
         return UUID(str(stream_id)).int % self.size
 
-    def _executor(self, index: int) -> ProcessPoolExecutor:
+    def _executor(self, index: int) -> ProcessPoolExecutor | None:
+        """The index's executor, started now if it has none (None while a dead one's
+        :data:`RESTART_AFTER` runs)."""
         with self._lock:
             executor = self._executors[index]
             if executor is None:
+                if time.monotonic() < self._down_until[index]:
+                    return None
                 executor = ProcessPoolExecutor(
                     max_workers=1,
                     # A fresh interpreter: a fork of a server with threads and sockets is not.
@@ -121,8 +133,11 @@ class DrawingPool:
     def prepare(self, stream_id: str, job: Callable[[str], None]) -> None:
         """Have the stream's drawing process run ``job(stream_id)`` when it is free, without
         waiting for it (a stream's moment read ahead of its first move)."""
+        executor = self._executor(self._index(stream_id))
+        if executor is None:  # down: the first move reads it
+            return
         try:
-            self._executor(self._index(stream_id)).submit(job, stream_id)
+            executor.submit(job, stream_id)
         except (BrokenProcessPool, RuntimeError):  # dead or shut: the first move reads it
             logger.warning("table %s: its drawing process could not read ahead", stream_id)
 
@@ -130,6 +145,7 @@ class DrawingPool:
         with self._lock:
             if self._executors[index] is broken:
                 self._executors[index] = None
+                self._down_until[index] = time.monotonic() + RESTART_AFTER
         broken.shutdown(wait=False, cancel_futures=True)
 
     async def draw(
@@ -145,6 +161,8 @@ class DrawingPool:
         (in the socket server's own drawing thread) if that process died."""
         index = self._index(stream_id)
         executor = self._executor(index)
+        if executor is None:  # its process died lately
+            return await sync_to_async(in_thread, thread_sensitive=True)()
         handed = {
             key: {**viewer, "user": portable_user(viewer["user"])}
             for key, viewer in viewers.items()

@@ -154,21 +154,30 @@ def test_a_private_game_still_refuses_a_spectator_who_may_not_watch_it(
 def test_a_drawing_process_that_dies_is_replaced_and_its_batch_drawn_here(
     pooled: StreamBatches,
 ) -> None:
+    """Its batch and its streams' next ones are drawn in this process's thread for
+    RESTART_AFTER seconds (a process that cannot start is not started on every move); then a
+    new process draws them."""
     stream, _, sockets = seated_table(pooled, ("Doriane", "Elouan", "Flavie"), moves=5)
     draw_everyone(pooled, stream, sockets)
     pool = pooled.pool
     assert pool is not None
-    executor = executor_of(pooled, stream)
-    for pid in list(executor._processes):
+    index = pool._index(str(stream.pk))
+    for pid in list(executor_of(pooled, stream)._processes):
         os.kill(pid, signal.SIGKILL)
     time.sleep(0.5)
-    stream = play_stream(stream, stop_after=1)
-    drawn = draw_everyone(pooled, stream, sockets)  # drawn in this process's thread
-    for socket, got in zip(sockets, drawn, strict=True):
-        assert got == as_drawn_here(socket.user, stream)
+
+    def next_move_drawn_as_here() -> None:
+        nonlocal stream
+        stream = play_stream(stream, stop_after=1)
+        drawn = draw_everyone(pooled, stream, sockets)
+        for socket, got in zip(sockets, drawn, strict=True):
+            assert got == as_drawn_here(socket.user, stream)
+
+    next_move_drawn_as_here()  # its batch, in this process's thread
+    assert pool._executors[index] is None
+    next_move_drawn_as_here()  # still here: no process started meanwhile
     assert pool.started == 2
-    stream = play_stream(stream, stop_after=1)
-    drawn = draw_everyone(pooled, stream, sockets)  # a new process
+    pool._down_until[index] = 0.0  # RESTART_AFTER has gone by
+    next_move_drawn_as_here()
     assert pool.started == 3
-    for socket, got in zip(sockets, drawn, strict=True):
-        assert got == as_drawn_here(socket.user, stream)
+    assert pool._executors[index] is not None
