@@ -119,16 +119,17 @@ class StreamBatches:
     pool: DrawingPool | None = None
 
     def drawing_pool(self) -> DrawingPool | None:
-        """The drawing processes, started with the first socket; None: draw in this process."""
+        """The drawing processes, started now if not yet (the server starts them as it starts:
+        play.consumers.start_drawing_processes); None: draw in this process."""
         if self.pool is None and self.pooled is not None and pool_size() > 0:
             self.pool = DrawingPool(pool_size())
             self.pool.start()
         return self.pool
 
     def join(self, stream_id: str, socket: Viewer) -> None:
-        # The drawing processes start with the first socket, while its page is still young,
-        # not with the first move that every seat waits for; so does the stream's moment in
-        # its drawing process.
+        # The stream's moment is read in its drawing process as its first socket opens, not
+        # with the first move that every seat waits for (the processes start with the server,
+        # or else here).
         pool = self.drawing_pool()
         if pool is not None and self.read_ahead is not None and stream_id not in self.members:
             pool.prepare(stream_id, self.read_ahead)

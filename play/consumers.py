@@ -104,6 +104,14 @@ def read_ahead(stream_id: str) -> None:
 batches = StreamBatches(draw=draw_for, pooled=draw_viewers, read_ahead=read_ahead)
 
 
+def start_drawing_processes() -> None:
+    """Start this socket server's drawing processes, if ``HERALD_DRAWING_PROCESSES`` asks for
+    some (herald.asgi, as the server starts): each takes a second or two to set Django up, time
+    in which its tables are drawn in the server's own thread, so it is spent before the first
+    socket rather than during the first moves."""
+    batches.drawing_pool()
+
+
 class TableConsumer(StreamConsumer):
     """One table page's socket: its user's own drawing after each commit, and presence."""
 

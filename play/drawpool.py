@@ -17,8 +17,11 @@ when it opened (its id and standing, not a session), as the thread was.
 When a drawing process dies (killed, out of memory), the batches it held are drawn in the
 socket server's own thread, and so are its streams' next batches for :data:`RESTART_AFTER`
 seconds; the first batch after that starts a new process. A frame is late, none is lost, and a
-process that cannot start (a broken setting) is not started again on every move. 0, the
-default, draws in the socket server's thread (``make run``, tests).
+process that cannot start (a broken setting) is not started again on every move. Until a new
+drawing process has set Django up (a second or two), its streams are drawn in the socket
+server's thread too: the first moves after a start or a restart wait for their drawings, not
+for a process's start. 0, the default, draws in the socket server's thread (``make run``,
+tests).
 """
 
 from __future__ import annotations
@@ -92,15 +95,33 @@ def _ready() -> bool:
     return True
 
 
+def _announcer(index: int, size: int, since: float) -> Callable[[Future[bool]], None]:
+    """What logs that drawing process ``index`` can draw, or that it died starting."""
+
+    def announce(set_up: Future[bool]) -> None:
+        if set_up.cancelled() or set_up.exception() is not None:
+            logger.warning("drawing process %d of %d died as it started", index + 1, size)
+        else:
+            took = time.monotonic() - since
+            logger.info(
+                "drawing process %d of %d can draw (set up in %.1f s)", index + 1, size, took
+            )
+
+    return announce
+
+
 class DrawingPool:
-    """N drawing processes, each stream drawn by the same one; started with the first socket."""
+    """N drawing processes, each stream drawn by the same one; started with the server."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._executors: list[ProcessPoolExecutor | None] = [None] * size
         self._down_until = [0.0] * size  # time.monotonic() before which none is started
+        # Done once the process has set Django up and can draw (or has died trying).
+        self._set_up: list[Future[bool] | None] = [None] * size
         self._lock = threading.Lock()
         self.started = 0  # processes started (a test counts the restarts)
+        self.drawn_here = 0  # batches drawn in the socket server's thread: starting or down
 
     def _index(self, stream_id: str) -> int:
         return UUID(str(stream_id)).int % self.size
@@ -120,15 +141,28 @@ class DrawingPool:
                     initializer=_start_process,
                     initargs=(connections[DEFAULT_DB_ALIAS].settings_dict["NAME"],),
                 )
-                executor.submit(_ready)  # start it now, not at the first move
+                # Start it now, not at the first move; done once it can draw.
+                set_up = self._set_up[index] = executor.submit(_ready)
+                set_up.add_done_callback(_announcer(index, self.size, time.monotonic()))
                 self._executors[index] = executor
                 self.started += 1
             return executor
 
     def start(self) -> None:
-        """Start every drawing process (the first socket of a server calls it)."""
+        """Start every drawing process (the server as it starts, else its first socket)."""
         for index in range(self.size):
             self._executor(index)
+
+    def _can_draw(self, index: int) -> bool:
+        ready = self._set_up[index]
+        return ready is not None and ready.done()
+
+    def wait_ready(self, timeout: float) -> None:
+        """Block until every started drawing process can draw (tests); TimeoutError if one
+        cannot within ``timeout`` seconds."""
+        for ready in list(self._set_up):
+            if ready is not None:
+                ready.exception(timeout=timeout)  # a start that failed counts as over
 
     def prepare(self, stream_id: str, job: Callable[[str], None]) -> None:
         """Have the stream's drawing process run ``job(stream_id)`` when it is free, without
@@ -158,10 +192,12 @@ class DrawingPool:
         in_thread: Callable[[], Drawings],
     ) -> Drawings:
         """The viewers' drawings by ``job`` in the stream's drawing process; by ``in_thread``
-        (in the socket server's own drawing thread) if that process died."""
+        (in the socket server's own drawing thread) while that process starts, or if it
+        died."""
         index = self._index(stream_id)
         executor = self._executor(index)
-        if executor is None:  # its process died lately
+        if executor is None or not self._can_draw(index):  # died lately, or still starting
+            self.drawn_here += 1
             return await sync_to_async(in_thread, thread_sensitive=True)()
         handed = {
             key: {**viewer, "user": portable_user(viewer["user"])}
@@ -173,6 +209,7 @@ class DrawingPool:
         except BrokenProcessPool:
             logger.warning("table %s: its drawing process died; drawn here", stream_id)
             self._drop(index, executor)
+            self.drawn_here += 1
             return await sync_to_async(in_thread, thread_sensitive=True)()
 
     def shutdown(self) -> None:

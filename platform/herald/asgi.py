@@ -24,6 +24,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 
 from events.routing import websocket_urlpatterns as stream_sockets  # noqa: E402
 from herald.warmup import warm_up  # noqa: E402
+from play.consumers import start_drawing_processes  # noqa: E402
 from play.routing import websocket_urlpatterns as table_sockets  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
@@ -43,3 +44,4 @@ application = ProtocolTypeRouter(
 )
 
 warm_up()
+start_drawing_processes()

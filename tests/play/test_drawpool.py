@@ -81,6 +81,12 @@ def seated_table(
     return stream, users, sockets
 
 
+def set_up(pooled: StreamBatches) -> None:
+    """Wait until the drawing processes can draw (until then the server's thread draws)."""
+    assert pooled.pool is not None
+    pooled.pool.wait_ready(timeout=60)
+
+
 def executor_of(pooled: StreamBatches, stream: Any) -> Any:
     """The stream's drawing process's executor."""
     pool = pooled.pool
@@ -98,14 +104,36 @@ def test_a_drawing_process_draws_each_viewer_what_the_thread_draws(
     for watcher in (FakeSocket(None, None), FakeSocket(arbiter, None)):
         pooled.join(str(stream.pk), watcher)
         sockets.append(watcher)
+    set_up(pooled)
     for _ in range(3):  # the process's moment carried from move to move, as the thread's
         drawn = draw_everyone(pooled, stream, sockets)
         for socket, got in zip(sockets, drawn, strict=True):
             assert got == as_drawn_here(socket.user, stream)
         stream = play_stream(stream, stop_after=1)
     assert pooled.pool is not None
-    assert pooled.pool.started == 2  # both processes started with the first socket
+    assert pooled.pool.started == 2  # both processes started with the first socket (no server)
     assert pooled.trips == 3
+    assert pooled.pool.drawn_here == 0
+
+
+def test_until_its_process_can_draw_a_streams_batches_are_drawn_here(
+    pooled: StreamBatches,
+) -> None:
+    """A process takes a second or more to start (spawn, Django's set-up): the first moves
+    after a server starts are drawn in its thread, not held until then."""
+    stream, _, sockets = seated_table(pooled, ("Jade", "Kylian", "Lison"), moves=4)
+    pool = pooled.pool
+    assert pool is not None
+    assert not pool._can_draw(pool._index(str(stream.pk)))  # spawned a moment ago
+    drawn = draw_everyone(pooled, stream, sockets)
+    assert pool.drawn_here == 1
+    for socket, got in zip(sockets, drawn, strict=True):
+        assert got == as_drawn_here(socket.user, stream)
+    set_up(pooled)
+    stream = play_stream(stream, stop_after=1)
+    drawn = draw_everyone(pooled, stream, sockets)
+    assert pool.drawn_here == 1  # this one in its process
+    assert drawn[1] == as_drawn_here(sockets[1].user, stream)
 
 
 def moment_reads() -> int:
@@ -119,6 +147,7 @@ def test_a_streams_first_socket_has_its_drawing_process_read_the_moment_ahead(
     """As a socket opening reads the stream's moment in a server that draws in its thread, so
     the first move waits for its new events alone (play.moments)."""
     stream, users, sockets = seated_table(pooled, ("Gwenn", "Hugo", "Iris"), moves=3)
+    set_up(pooled)
     executor = executor_of(pooled, stream)
     assert executor.submit(moment_reads).result(timeout=60) == 1  # read once, ahead
     stream = play_stream(stream, stop_after=1)
@@ -158,9 +187,11 @@ def test_a_drawing_process_that_dies_is_replaced_and_its_batch_drawn_here(
     RESTART_AFTER seconds (a process that cannot start is not started on every move); then a
     new process draws them."""
     stream, _, sockets = seated_table(pooled, ("Doriane", "Elouan", "Flavie"), moves=5)
+    set_up(pooled)
     draw_everyone(pooled, stream, sockets)
     pool = pooled.pool
     assert pool is not None
+    assert pool.drawn_here == 0
     index = pool._index(str(stream.pk))
     for pid in list(executor_of(pooled, stream)._processes):
         os.kill(pid, signal.SIGKILL)
@@ -177,7 +208,12 @@ def test_a_drawing_process_that_dies_is_replaced_and_its_batch_drawn_here(
     assert pool._executors[index] is None
     next_move_drawn_as_here()  # still here: no process started meanwhile
     assert pool.started == 2
+    assert pool.drawn_here == 2
     pool._down_until[index] = 0.0  # RESTART_AFTER has gone by
-    next_move_drawn_as_here()
+    next_move_drawn_as_here()  # starts a new process, and is drawn here while it starts
     assert pool.started == 3
     assert pool._executors[index] is not None
+    set_up(pooled)
+    drawn_here = pool.drawn_here
+    next_move_drawn_as_here()
+    assert pool.drawn_here == drawn_here  # by the new process

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -118,7 +119,8 @@ def root_of(html: str) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def pooled_asgi_server(asgi_server_factory: Any) -> Any:
     """A live ASGI server that draws its tables in two drawing processes (play.drawpool)."""
-    return asgi_server_factory(HERALD_DRAWING_PROCESSES="2")
+    # INFO: it logs when its drawing processes can draw.
+    return asgi_server_factory(HERALD_DRAWING_PROCESSES="2", LOG_LEVEL="INFO")
 
 
 def drawing_processes(server: Any) -> list[int]:
@@ -135,6 +137,14 @@ def drawing_processes(server: Any) -> list[int]:
         if parent == server.process.pid and "spawn_main" in command:
             found.append(int(entry.name))
     return found
+
+
+def wait_until_drawing_processes_can_draw(server: Any, count: int = 2) -> None:
+    """Until the server has logged that its ``count`` drawing processes have set up."""
+    deadline = time.monotonic() + 60  # two spawns and Django set-ups on a loaded machine
+    while server.log_text().count(" can draw (set up in ") < count:
+        assert time.monotonic() < deadline, server.log_text()[-3000:]
+        time.sleep(0.1)
 
 
 @pytest.mark.parametrize("server_name", ["asgi_server", "pooled_asgi_server"])
@@ -155,6 +165,8 @@ def test_each_socket_gets_its_own_users_drawing_after_a_move(
             assert next_frame(socket, "joined")["version"] == stream.version
         # The spectator connected last: it is told the three players are there.
         next_frame(spectator, "presence", seats=[True, True, True])
+        if server_name == "pooled_asgi_server":  # until then its own thread would draw
+            wait_until_drawing_processes_can_draw(asgi_server)
         version = move_once(stream)
         frames = {
             name: next_frame(socket, "table", version=version)
@@ -188,7 +200,7 @@ def test_each_socket_gets_its_own_users_drawing_after_a_move(
     assert "Your hand" in frames["seat0"]["html"]
     assert stream.seed not in json.dumps(frames)
     assert fragment == frames["seat1"]["html"]
-    # The pooled server drew in its drawing processes (spawned with its first socket).
+    # The pooled server drew in its drawing processes (spawned as it started).
     if server_name == "pooled_asgi_server":
         assert len(drawing_processes(asgi_server)) >= 2
     else:
