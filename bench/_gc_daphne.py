@@ -4,7 +4,8 @@
 When ``BENCH_GC_LOG`` names a path, every collection adds a line to ``<path>.<pid>``: when it
 ended (Unix time), its generation and how long it took (ms). bench/live.py reads the lines of
 each level's timed window: a collection stops the event loop and the drawing thread while it
-runs, and the push's slowest moves are the ones that met one.
+runs, and the push's slowest moves are the ones that met one. Its drawing processes write
+theirs to ``<path>-drawing.<pid>``.
 """
 
 from __future__ import annotations
@@ -36,3 +37,7 @@ if __name__ == "__main__":
     if os.environ.get("BENCH_GC_LOG"):
         record_collections(os.environ["BENCH_GC_LOG"])
     CommandLineInterface.entrypoint()
+elif __name__ == "__mp_main__" and os.environ.get("BENCH_GC_LOG"):
+    # A drawing process (play.drawpool) spawned by this daphne: multiprocessing imports the
+    # parent's main module under this name. Its collections stop its drawings, not the loop.
+    record_collections(os.environ["BENCH_GC_LOG"] + "-drawing")

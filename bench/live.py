@@ -194,11 +194,11 @@ def wait_listening(
 GC_LOG = f"/tmp/herald-live-bench-gc-{os.getpid()}"
 
 
-def socket_server_collections(since: float, until: float) -> dict[int, list[float]]:
-    """The socket servers' collections that ended between the Unix times ``since`` and
-    ``until``: their lengths in ms, by generation."""
+def socket_server_collections(since: float, until: float, of: str = "") -> dict[int, list[float]]:
+    """The socket servers' collections (``of="-drawing"``: their drawing processes') that ended
+    between the Unix times ``since`` and ``until``: their lengths in ms, by generation."""
     found: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    for path in Path(GC_LOG).parent.glob(f"{Path(GC_LOG).name}.*"):
+    for path in Path(GC_LOG).parent.glob(f"{Path(GC_LOG).name}{of}.*"):
         for line in path.read_text().splitlines():
             ended, generation, took = line.split()
             if since <= float(ended) <= until:
@@ -483,6 +483,8 @@ class LevelFigures:
     slowest: list[tuple[float, float, float]]
     # The socket servers' garbage collections in the timed window: ms each, by generation
     collections: dict[int, list[float]]
+    # Their drawing processes' (play.drawpool): each stops that process's drawings
+    drawing_collections: dict[int, list[float]]
 
 
 async def last_frames(sockets: list[Socket], patience: float = 30.0) -> None:
@@ -546,6 +548,8 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
     gc.freeze()
     gc.disable()
     before = cpu_by_group(stack)
+    # On stderr, for a profiler to attach to the timed moves (the sockets took a while).
+    print(f"level {level.number}: {len(sockets)} sockets open; timing moves", file=sys.stderr)
     started, wall_started = time.perf_counter(), time.time()
     rng = random.Random(level.number)
     await asyncio.gather(
@@ -555,6 +559,7 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
     await last_frames(sockets)
     after = cpu_by_group(stack)
     collections = socket_server_collections(wall_started, time.time())
+    drawing_collections = socket_server_collections(wall_started, time.time(), of="-drawing")
     gc.enable()
     gc.unfreeze()
     poster.close()
@@ -608,7 +613,17 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
         out_of_order=disordered,
         slowest=sorted(seats_when, key=lambda pair: -pair[1])[:8],
         collections=collections,
+        drawing_collections=drawing_collections,
     )  # fmt: skip
+
+
+def collections_text(collections: dict[int, list[float]]) -> str:
+    """How many collections of each generation, and how long they took."""
+    return ", ".join(
+        f"{name} {len(times)}"
+        + (f" (max {max(times):.0f} ms, {sum(times):.0f} ms in all)" if times else "")
+        for name, times in zip(("young", "middle", "full"), collections.values(), strict=True)
+    )
 
 
 def print_level(figures: LevelFigures) -> None:
@@ -654,14 +669,9 @@ def print_level(figures: LevelFigures) -> None:
     )
     print(f"  slowest pushes: {slowest}")
     # Each collection stops a socket server's loop and drawings while it runs (herald.quietgc).
-    collected = ", ".join(
-        f"{name} {len(times)}"
-        + (f" (max {max(times):.0f} ms, {sum(times):.0f} ms in all)" if times else "")
-        for name, times in zip(
-            ("young", "middle", "full"), figures.collections.values(), strict=True
-        )
-    )
-    print(f"  socket servers' collections: {collected}")
+    print(f"  socket servers' collections: {collections_text(figures.collections)}")
+    if DRAWING_PROCESSES:
+        print(f"  drawing processes' collections: {collections_text(figures.drawing_collections)}")
     worst = max(figures.seat_ms[1], figures.spectator_ms[1] if figures.spectator_ms else 0.0)
     ratio = worst / figures.append_ms[1] if figures.append_ms[1] else float("inf")
     checks = [
