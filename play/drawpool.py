@@ -14,9 +14,10 @@ A drawing process draws exactly as the socket server's own thread does
 their seat's view or the public one. It is handed each viewer's user as the socket knew it
 when it opened (its id and standing, not a session), as the thread was.
 
-When a drawing process dies (killed, out of memory), the batches it held are drawn in the
-socket server's own thread, and so are its streams' next batches for :data:`RESTART_AFTER`
-seconds; the first batch after that starts a new process. A frame is late, none is lost, and a
+When a drawing process dies (killed, out of memory) or hangs (:data:`HUNG_AFTER`; it is then
+killed), the batches it held are drawn in the socket server's own thread, and so are its
+streams' next batches for :data:`RESTART_AFTER` seconds; the first batch after that starts a
+new process. A frame is late, none is lost, and a
 process that cannot start (a broken setting) is not started again on every move. Until a new
 drawing process has set Django up (a second or two), its streams are drawn in the socket
 server's thread too: the first moves after a start or a restart wait for their drawings, not
@@ -27,8 +28,11 @@ tests).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -46,6 +50,13 @@ from events.errors import StreamNotFound
 from herald.warmup import warm_up
 
 logger = logging.getLogger(__name__)
+
+#: Seconds a batch may wait for its drawing process (its queue included: some 15 ms a batch on
+#: a loaded 2-core machine) before the process is taken for hung (a query that never ends,
+#: a database that stopped answering) and killed: its batches are then drawn in the server's
+#: thread, as a dead process's are, and their sockets fall back to fetching the fragment if
+#: that fails too. Without it a hung process held its streams' frames for as long as it hung.
+HUNG_AFTER = 10.0
 
 #: Seconds a dead drawing process's streams are drawn in the server's own thread before a new
 #: process is started for them.
@@ -91,20 +102,25 @@ def _start_process(database: str) -> None:
     warm_up()
 
 
-def _ready() -> bool:
-    return True
+def _ready() -> int:
+    """(In a drawing process, once it has set up.) Its process id."""
+    return os.getpid()
 
 
-def _announcer(index: int, size: int, since: float) -> Callable[[Future[bool]], None]:
+def _announcer(index: int, size: int, since: float) -> Callable[[Future[int]], None]:
     """What logs that drawing process ``index`` can draw, or that it died starting."""
 
-    def announce(set_up: Future[bool]) -> None:
+    def announce(set_up: Future[int]) -> None:
         if set_up.cancelled() or set_up.exception() is not None:
             logger.warning("drawing process %d of %d died as it started", index + 1, size)
         else:
             took = time.monotonic() - since
             logger.info(
-                "drawing process %d of %d can draw (set up in %.1f s)", index + 1, size, took
+                "drawing process %d of %d (pid %d) can draw (set up in %.1f s)",
+                index + 1,
+                size,
+                set_up.result(),
+                took,
             )
 
     return announce
@@ -118,7 +134,7 @@ class DrawingPool:
         self._executors: list[ProcessPoolExecutor | None] = [None] * size
         self._down_until = [0.0] * size  # time.monotonic() before which none is started
         # Done once the process has set Django up and can draw (or has died trying).
-        self._set_up: list[Future[bool] | None] = [None] * size
+        self._set_up: list[Future[int] | None] = [None] * size
         self._lock = threading.Lock()
         self.started = 0  # processes started (a test counts the restarts)
         self.drawn_here = 0  # batches drawn in the socket server's thread: starting or down
@@ -205,12 +221,29 @@ class DrawingPool:
         }
         try:
             future: Future[Drawings] = executor.submit(job, stream_id, version, handed)
-            return await asyncio.wrap_future(future)
+            return await asyncio.wait_for(asyncio.wrap_future(future), HUNG_AFTER)
         except BrokenProcessPool:
             logger.warning("table %s: its drawing process died; drawn here", stream_id)
-            self._drop(index, executor)
-            self.drawn_here += 1
-            return await sync_to_async(in_thread, thread_sensitive=True)()
+        except TimeoutError:
+            logger.error(
+                "table %s: its drawing process has not drawn a move in %g s; taken for hung,"
+                " it is stopped and the move drawn here",
+                stream_id,
+                HUNG_AFTER,
+            )
+            self._stop(index)
+        self._drop(index, executor)
+        self.drawn_here += 1
+        return await sync_to_async(in_thread, thread_sensitive=True)()
+
+    def _stop(self, index: int) -> None:
+        """Kill drawing process ``index`` (its executor then fails the batches it holds, which
+        are drawn here)."""
+        set_up = self._set_up[index]
+        if set_up is None or not set_up.done() or set_up.exception() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(set_up.result(), signal.SIGKILL)
 
     def shutdown(self) -> None:
         with self._lock:

@@ -11,6 +11,7 @@ import signal
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from django.test import override_settings
 from events.access import access_stream_for_user
 from events.errors import StreamNotFound
 from events.services import stream_open
+from play import drawpool
 from play.batches import StreamBatches
 from play.consumers import draw_for, draw_viewers, read_ahead
 from play.drawpool import DrawingPool, portable_failure, portable_user
@@ -136,6 +138,21 @@ def test_until_its_process_can_draw_a_streams_batches_are_drawn_here(
     assert drawn[1] == as_drawn_here(sockets[1].user, stream)
 
 
+def hang(stream_id: str, version: int, viewers: dict[Any, Any]) -> dict[Any, Any]:
+    """(In a drawing process.) A drawing that never ends, as a query nobody answers."""
+    time.sleep(120)  # longer than the test waits: without the timeout its batch fails
+    return {}
+
+
+def gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (killed and reaped, or a zombie)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state == "Z"
+
+
 def moment_reads() -> int:
     """(In a drawing process.) How many moments it has read."""
     return moments.reads
@@ -217,3 +234,30 @@ def test_a_drawing_process_that_dies_is_replaced_and_its_batch_drawn_here(
     drawn_here = pool.drawn_here
     next_move_drawn_as_here()
     assert pool.drawn_here == drawn_here  # by the new process
+
+
+def test_a_drawing_process_that_hangs_is_killed_and_its_batch_drawn_here(
+    pooled: StreamBatches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that does not answer within HUNG_AFTER (a query stuck on a database that
+    stopped answering) would hold its streams' frames for as long as it hangs."""
+    monkeypatch.setattr(drawpool, "HUNG_AFTER", 1.0)
+    stream, _, sockets = seated_table(pooled, ("Maelys", "Nolan", "Oriane"), moves=2)
+    set_up(pooled)
+    pool = pooled.pool
+    assert pool is not None
+    index = pool._index(str(stream.pk))
+    set_up_future = pool._set_up[index]
+    assert set_up_future is not None
+    pid = set_up_future.result()
+    assert not gone(pid)
+    pooled.pooled = hang  # the batch's job in the drawing process: it never ends
+    drawn = draw_everyone(pooled, stream, sockets)
+    for socket, got in zip(sockets, drawn, strict=True):  # drawn here instead
+        assert got == as_drawn_here(socket.user, stream)
+    assert pool.drawn_here == 1
+    assert pool._executors[index] is None
+    deadline = time.monotonic() + 30
+    while not gone(pid):
+        assert time.monotonic() < deadline, "the hung drawing process was not killed"
+        time.sleep(0.1)
