@@ -1,11 +1,16 @@
 """Work a server process does once at its start rather than in its first requests.
 
 Django imports the URLconf (and with it every view, serializer and form) on the first request
-a process answers, and compiles each template the first time it is drawn. Measured on the
+a process answers, builds the URLconf's reverse lookup on the first ``reverse()`` in each
+language, loads each language's translations on first use, and compiles each template the first
+time it is drawn. Measured on the
 development machine, a fresh gunicorn worker's first move took 0.25 s of CPU for the imports
 alone, and a table socket's first drawing paid for compiling the table's templates: the first
 player to move after a deploy or a worker's restart waited for it, and so did every seat
-watching. :func:`warm_up` pays it while the process starts, before it takes connections.
+watching. The reverse lookup alone took a drawing process's first table 60-110 ms (a fresh
+process after the rest of the warm-up; bench/live.py, 2026-12-07), in English and again in
+French: each drawing process's first move was the slowest push of level 1. :func:`warm_up` pays
+it all while the process starts, before it takes connections.
 """
 
 from __future__ import annotations
@@ -15,9 +20,11 @@ import logging
 from pathlib import Path
 
 from django.apps import apps
+from django.conf import settings
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
 from django.urls import get_resolver
+from django.utils import translation
 
 from engine import registry
 
@@ -45,11 +52,15 @@ YOUNG_COLLECTION_AFTER = 7_000
 
 
 def warm_up() -> None:
-    """Import the URLconf and its views, load the games' editions and compile the live pages'
-    templates. Never raises: a fault here shows again, with its page, on the request that
+    """Import the URLconf and its views, build its reverse lookup and load the translations in
+    every language, load the games' editions and compile the live pages' templates. Never raises: a fault here shows again, with its page, on the request that
     meets it."""
     try:
-        get_resolver().url_patterns  # noqa: B018  (the property imports the URLconf)
+        resolver = get_resolver()
+        resolver.url_patterns  # noqa: B018  (the property imports the URLconf)
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):  # loads the language's catalogs
+                resolver.reverse_dict  # noqa: B018  (built per language, by the first reverse())
         registry.games()
         for name in live_template_names():
             get_template(name)

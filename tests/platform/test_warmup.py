@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from herald.warmup import FULL_COLLECTION_AFTER, YOUNG_COLLECTION_AFTER, live_template_names
 
@@ -23,6 +24,9 @@ print("views" if "events.views" in sys.modules and "tournaments.pages" in sys.mo
 print(len(loader.get_template_cache), len(engines["jinja2"].env.cache))
 import gc
 print(gc.get_freeze_count(), gc.get_threshold()[0], gc.get_threshold()[2])
+from django.urls import get_resolver
+from django.utils.translation import trans_real
+print(",".join(sorted(get_resolver()._reverse_dict)), ",".join(sorted(trans_real._translations)))
 """
 
 
@@ -37,7 +41,9 @@ def test_the_server_module_warms_up_on_import(module: str) -> None:
         [sys.executable, "-c", PROBE.format(module=module)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True,
     )  # fmt: skip
-    views, compiled, jinja_compiled, frozen, young_after, full_after = probe.stdout.split()
+    views, compiled, jinja_compiled, frozen, young_after, full_after, reversed_in, loaded = (
+        probe.stdout.split()
+    )
     assert views == "views"
     names = live_template_names()
     assert int(compiled) >= len([name for name in names if not name.endswith(".jinja")])
@@ -45,6 +51,10 @@ def test_the_server_module_warms_up_on_import(module: str) -> None:
     assert int(frozen) > 10_000  # the modules, the URLconf, the templates, the editions
     assert int(young_after) == YOUNG_COLLECTION_AFTER != 700  # 700: Python's own
     assert int(full_after) == FULL_COLLECTION_AFTER != 10  # 10: Python's own
+    # The reverse lookup (the first reverse() in each language) and the translations, built.
+    languages = ",".join(sorted(code for code, _ in settings.LANGUAGES))
+    assert reversed_in == languages == "en,fr"
+    assert set(languages.split(",")) <= set(loaded.split(","))
 
 
 def test_the_live_templates_include_each_games_table() -> None:
