@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import random
 import statistics
 import sys
@@ -202,6 +203,20 @@ def simulate(game: Game[Any], count: int) -> list[str]:
     return lines
 
 
+def machine_speed(steps: int = 2_000_000) -> float:
+    """Millions of steps a second of a bare Python loop on this machine now (best of 3). The
+    aim is an absolute figure: on a day the shared machine runs Python at half its speed, the
+    same engines replay at about half the rate, and this line says so."""
+    best = math.inf
+    for _ in range(3):
+        started = time.perf_counter()
+        total = 0
+        for step in range(steps):
+            total += step
+        best = min(best, time.perf_counter() - started)
+    return steps / best / 1e6
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -221,6 +236,7 @@ def main() -> None:
             "measured in turn with each row (ratio: ours / OpenSpiel's)"
         )
     print(f"replay aim (issue #19): {REPLAY_AIM:,} validated events/s for every row")
+    print(f"this machine now: a bare Python loop at {machine_speed():.1f} million steps/s")
     for game in chosen:
         print(f"\n## {game.name} ({game.id}, engine {game.engine_version})")
         header = (
