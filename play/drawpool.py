@@ -17,12 +17,11 @@ when it opened (its id and standing, not a session), as the thread was.
 When a drawing process dies (killed, out of memory) or hangs (:data:`HUNG_AFTER`; it is then
 killed), the batches it held are drawn in the socket server's own thread, and so are its
 streams' next batches for :data:`RESTART_AFTER` seconds; the first batch after that starts a
-new process. A frame is late, none is lost, and a
-process that cannot start (a broken setting) is not started again on every move. Until a new
-drawing process has set Django up (a second or two), its streams are drawn in the socket
-server's thread too: the first moves after a start or a restart wait for their drawings, not
-for a process's start. 0, the default, draws in the socket server's thread (``make run``,
-tests).
+new process. A frame is late, none is lost, and a process that cannot start (a broken setting)
+is not started again on every move. Until a new drawing process has set Django up (a second or
+two), its streams are drawn in the socket server's thread too: the first moves after a start or
+a restart wait for their drawings, not for a process's start. 0, the default, draws in the
+socket server's thread (``make run``, tests).
 """
 
 from __future__ import annotations

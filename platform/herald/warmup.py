@@ -3,11 +3,10 @@
 Django imports the URLconf (and with it every view, serializer and form) on the first request
 a process answers, builds the URLconf's reverse lookup on the first ``reverse()`` in each
 language, loads each language's translations on first use, and compiles each template the first
-time it is drawn. Measured on the
-development machine, a fresh gunicorn worker's first move took 0.25 s of CPU for the imports
-alone, and a table socket's first drawing paid for compiling the table's templates: the first
-player to move after a deploy or a worker's restart waited for it, and so did every seat
-watching. The reverse lookup alone took a drawing process's first table 60-110 ms (a fresh
+time it is drawn. Measured on the development machine, a fresh gunicorn worker's first move
+took 0.25 s of CPU for the imports alone, and a table socket's first drawing paid for compiling
+the table's templates: the first player to move after a deploy or a worker's restart waited for
+it, and so did every seat watching. The reverse lookup alone took a drawing process's first table 60-110 ms (a fresh
 process after the rest of the warm-up; bench/live.py, 2026-12-07), in English and again in
 French: each drawing process's first move was the slowest push of level 1. :func:`warm_up` pays
 it all while the process starts, before it takes connections.
@@ -53,8 +52,8 @@ YOUNG_COLLECTION_AFTER = 7_000
 
 def warm_up() -> None:
     """Import the URLconf and its views, build its reverse lookup and load the translations in
-    every language, load the games' editions and compile the live pages' templates. Never raises: a fault here shows again, with its page, on the request that
-    meets it."""
+    every language, load the games' editions and compile the live pages' templates. Never
+    raises: a fault here shows again, with its page, on the request that meets it."""
     try:
         resolver = get_resolver()
         resolver.url_patterns  # noqa: B018  (the property imports the URLconf)
