@@ -91,6 +91,8 @@ def test_compose_commands_name_the_real_modules() -> None:
     web = " ".join(services["web"]["command"])
     assert "manage.py migrate" in web
     assert "gunicorn herald.wsgi:application" in web
+    # Threaded workers, the shape bench/append.py and bench/live.py measure.
+    assert "--worker-class gthread" in web and "--threads 4" in web
     # The sockets: daphne serving the ASGI application (Channels) on the Redis channel layer.
     sockets = services["sockets"]["command"]
     assert sockets[0] == "daphne"
@@ -112,6 +114,7 @@ def test_dockerfile_runs_as_a_non_root_user_with_gunicorn() -> None:
     assert re.search(r"^FROM python:3\.11-slim", dockerfile, re.M)
     assert re.search(r"^USER (?!root)\w+", dockerfile, re.M)
     assert "gunicorn" in dockerfile
+    assert '"--worker-class", "gthread"' in dockerfile
 
 
 def test_the_image_holds_every_app_and_the_french_catalogue() -> None:
