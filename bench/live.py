@@ -459,7 +459,9 @@ async def bot(
         table.version = await asyncio.wrap_future(done)
         table.state = game.apply(table.state, seat, move)
         next_at += interval
-        await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        # Not past the end: the level's rate is its moves over the time the bots played, and a
+        # bot waiting out its last interval (6.25 s at level 3) made 40 moves/s read as 36.
+        await asyncio.sleep(max(0.0, min(next_at, stop_at) - time.perf_counter()))
 
 
 @dataclass
