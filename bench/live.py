@@ -20,6 +20,7 @@ while they run.
     BENCH_SOCKET_SERVERS=2 BENCH_SPREAD=table python bench/live.py  # a table's sockets together
     HERALD_DRAWING_PROCESSES=0 python bench/live.py  # daphne draws in its own thread
     CHANNEL_LAYER_BACKEND=herald.layers.RedisChannelLayer python bench/live.py  # the core layer
+    BENCH_ARRIVALS=random python bench/live.py  # each bot's moves a Poisson stream
 
 Levels: 1 = 10 tables × 4 seats at 4 moves/s (a club night), 2 = 100 × 4 at 20 moves/s,
 3 = 250 × 4 plus 250 spectators (1,250 sockets) at 40 moves/s. Aims, at every level: p99 push
@@ -70,6 +71,13 @@ SPREAD = os.environ.get("BENCH_SPREAD", "socket")
 # A path: each level's moves (seconds into the run, push and POST in seconds) written to
 # ``<path>.<level>.json``.
 TIMELINE = os.environ.get("BENCH_TIMELINE", "")
+# How each bot spaces its moves: "even", one every ``tables / rate`` seconds from a random start
+# (the figures of every session before 2026-12-07's eleventh), or "random", intervals drawn
+# from an exponential distribution of the same mean (players thinking for as long as they
+# like: the total is then a Poisson stream of moves). With even spacing the instants where
+# several bots' starts fall close together recur every interval, so one run's draw of starts
+# weighs on its p99; random spacing draws the bursts anew all along the run.
+ARRIVALS = os.environ.get("BENCH_ARRIVALS", "even")
 # Each daphne's drawing processes (play.drawpool), as docker/compose.yaml runs the sockets
 # service; 0 draws in daphne's own thread (the figures before 2026-12-07's session).
 DRAWING_PROCESSES = int(os.environ.get("HERALD_DRAWING_PROCESSES", "2"))
@@ -444,7 +452,8 @@ class Poster:
 async def bot(
     table: BenchTable, poster: Poster, interval: float, stop_at: float, rng: random.Random
 ) -> None:
-    """Plays the table at one move per ``interval`` seconds (random legal moves), staggered."""
+    """Plays the table at one move per ``interval`` seconds on average (random legal moves),
+    staggered; evenly spaced or at random (``BENCH_ARRIVALS``)."""
     game = registry.get(GAME)
     await asyncio.sleep(rng.random() * interval)
     next_at = time.perf_counter()
@@ -458,7 +467,7 @@ async def bot(
         poster.jobs.put((table, seat, move.to_json(), done))
         table.version = await asyncio.wrap_future(done)
         table.state = game.apply(table.state, seat, move)
-        next_at += interval
+        next_at += rng.expovariate(1 / interval) if ARRIVALS == "random" else interval
         # Not past the end: the level's rate is its moves over the time the bots played, and a
         # bot waiting out its last interval (6.25 s at level 3) made 40 moves/s read as 36.
         await asyncio.sleep(max(0.0, min(next_at, stop_at) - time.perf_counter()))
@@ -641,7 +650,7 @@ def print_level(figures: LevelFigures) -> None:
         f"level {level.number}: {level.tables} tables × {SEATS} seats{spectators} "
         f"({figures.sockets} sockets on {SOCKET_SERVERS} daphne{dealt}, {drawing}, "
         f"{LAYER} layer), "
-        f"aim {level.rate:g} moves/s"
+        f"aim {level.rate:g} moves/s" + (", spaced at random" if ARRIVALS == "random" else "")
     )
     print(f"  moves: {figures.moves} in {SECONDS:g} s ({figures.rate:.1f}/s)")
     names = ("p50", "p99", "max")
