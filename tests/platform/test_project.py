@@ -92,7 +92,8 @@ def test_compose_commands_name_the_real_modules() -> None:
     assert "manage.py migrate" in web
     assert "gunicorn herald.wsgi:application" in web
     # Threaded workers, the shape bench/append.py and bench/live.py measure.
-    assert "--worker-class gthread" in web and "--threads 4" in web
+    assert "--worker-class gthread" in web
+    assert "--threads 4" in web
     # The sockets: daphne serving the ASGI application (Channels) on the Redis channel layer.
     sockets = services["sockets"]["command"]
     assert sockets[0] == "daphne"
