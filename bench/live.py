@@ -74,9 +74,10 @@ TIMELINE = os.environ.get("BENCH_TIMELINE", "")
 # How each bot spaces its moves: "even", one every ``tables / rate`` seconds from a random start
 # (the figures of every session before 2026-12-07's eleventh), or "random", intervals drawn
 # from an exponential distribution of the same mean (players thinking for as long as they
-# like: the total is then a Poisson stream of moves). With even spacing the instants where
-# several bots' starts fall close together recur every interval, so one run's draw of starts
-# weighs on its p99; random spacing draws the bursts anew all along the run.
+# like: the total is then a Poisson stream of moves). The starts come from a fixed seed, so
+# with even spacing the instants where several bots' starts fall close together recur every
+# interval of every run (at level 2, 12 bots within 0.2 s); random spacing draws the bursts
+# anew all along the run. Both gave the same ratios in 2026-12-07's runs.
 ARRIVALS = os.environ.get("BENCH_ARRIVALS", "even")
 # Each daphne's drawing processes (play.drawpool), as docker/compose.yaml runs the sockets
 # service; 0 draws in daphne's own thread (the figures before 2026-12-07's session).
