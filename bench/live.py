@@ -77,7 +77,7 @@ TIMELINE = os.environ.get("BENCH_TIMELINE", "")
 # like: the total is then a Poisson stream of moves). The starts come from a fixed seed, so
 # with even spacing the instants where several bots' starts fall close together recur every
 # interval of every run (at level 2, 12 bots within 0.2 s); random spacing draws the bursts
-# anew all along the run. Both gave the same ratios in 2026-12-07's runs.
+# anew all along the run; it gave no better ratios in 2026-12-07's runs.
 ARRIVALS = os.environ.get("BENCH_ARRIVALS", "even")
 # Each daphne's drawing processes (play.drawpool), as docker/compose.yaml runs the sockets
 # service; 0 draws in daphne's own thread (the figures before 2026-12-07's session).
