@@ -21,6 +21,7 @@ while they run.
     HERALD_DRAWING_PROCESSES=0 python bench/live.py  # daphne draws in its own thread
     CHANNEL_LAYER_BACKEND=herald.layers.RedisChannelLayer python bench/live.py  # the core layer
     BENCH_ARRIVALS=random python bench/live.py  # each bot's moves a Poisson stream
+    BENCH_GAME=blazon python bench/live.py  # the tables play Blazon (or 13-couronnes)
 
 Levels: 1 = 10 tables × 4 seats at 4 moves/s (a club night), 2 = 100 × 4 at 20 moves/s,
 3 = 250 × 4 plus 250 spectators (1,250 sockets) at 40 moves/s. Aims, at every level: p99 push
@@ -86,7 +87,9 @@ DRAWING_PROCESSES = int(os.environ.get("HERALD_DRAWING_PROCESSES", "2"))
 # herald.layers.RedisChannelLayer runs the core layer Herald ran before 2026-12-06.
 LAYER = "pub/sub" if "pubsub" in os.environ.get("CHANNEL_LAYER_BACKEND", "pubsub") else "core"
 POSTERS = 8  # threads posting moves, each on its own keep-alive connection
-GAME = "les-7-blasons"
+# The game every table plays: Les 7 Blasons unless BENCH_GAME names another (blazon's frames are
+# about six times as large and its seats' drawings twice as long).
+GAME = os.environ.get("BENCH_GAME", "les-7-blasons")
 SEATS = 4
 PREFIX = f"livebench{os.getpid()}"
 
@@ -648,7 +651,7 @@ def print_level(figures: LevelFigures) -> None:
         else "drawing in its own thread"
     )
     print(
-        f"level {level.number}: {level.tables} tables × {SEATS} seats{spectators} "
+        f"level {level.number}: {level.tables} tables of {GAME} × {SEATS} seats{spectators} "
         f"({figures.sockets} sockets on {SOCKET_SERVERS} daphne{dealt}, {drawing}, "
         f"{LAYER} layer), "
         f"aim {level.rate:g} moves/s" + (", spaced at random" if ARRIVALS == "random" else "")
