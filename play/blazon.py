@@ -541,6 +541,13 @@ def clause_words(clause: Clause) -> str:
 
 def requirement_words(clauses: tuple[Clause, ...]) -> str:
     """A distinction's requirement: all its clauses, joined."""
+    return _requirement_words(clauses, get_language())
+
+
+# The edition's distinctions, worded once per language in this process: every seat's drawing
+# shows all five, and wording them anew was a fifth of a Blazon table's context.
+@functools.lru_cache(maxsize=256)
+def _requirement_words(clauses: tuple[Clause, ...], language: str | None) -> str:
     return " + ".join(clause_words(clause) for clause in clauses)
 
 

@@ -556,3 +556,17 @@ def test_svg_coordinates_keep_their_decimal_point_in_french() -> None:
         html = drawn(state, 0)
     assert "Piste de prestige" in html  # the page is French
     assert re.findall(r'\b(?:x|y|cx|cy|x1|x2)="[^"]*,[^"]*"', html) == []
+
+
+def test_a_distinctions_requirement_is_worded_in_each_language_from_its_cache() -> None:
+    """The requirement words are kept per language (play.blazon.requirement_words): a French
+    drawing after an English one says them in French, and each is the clauses' own words."""
+    distinctions = list(blazon.EDITIONS[next(iter(blazon.EDITIONS))].distinction_by_id.values())
+    worded: dict[str, list[str]] = {}
+    for language in ("en", "fr", "en", "fr"):
+        with translation.override(language):
+            words = [blazon.requirement_words(d.clauses) for d in distinctions]
+            fresh = [" + ".join(map(blazon.clause_words, d.clauses)) for d in distinctions]
+        assert words == fresh
+        assert worded.setdefault(language, words) == words
+    assert worded["en"] != worded["fr"]
