@@ -87,6 +87,9 @@ DRAWING_PROCESSES = int(os.environ.get("HERALD_DRAWING_PROCESSES", "2"))
 # herald.layers.RedisChannelLayer runs the core layer Herald ran before 2026-12-06.
 LAYER = "pub/sub" if "pubsub" in os.environ.get("CHANNEL_LAYER_BACKEND", "pubsub") else "core"
 POSTERS = 8  # threads posting moves, each on its own keep-alive connection
+# BENCH_NICE=n lowers the load generator's priority (this process, its bots and sockets) by n,
+# so that on a busy machine the servers under test take the cores first; 0: the same priority.
+LOAD_NICENESS = int(os.environ.get("BENCH_NICE", "0"))
 # The game every table plays: Les 7 Blasons unless BENCH_GAME names another (blazon's frames are
 # about six times as large and its seats' drawings twice as long).
 GAME = os.environ.get("BENCH_GAME", "les-7-blasons")
@@ -810,6 +813,9 @@ def main() -> None:
     levels = chosen_levels()
     if levels:
         stack = start_stack()
+        if LOAD_NICENESS:
+            # After the stack has started: its processes keep the usual priority.
+            os.nice(LOAD_NICENESS)
         try:
             for level in levels:
                 tables = make_tables(level)
