@@ -22,6 +22,7 @@ while they run.
     CHANNEL_LAYER_BACKEND=herald.layers.RedisChannelLayer python bench/live.py  # the core layer
     BENCH_ARRIVALS=random python bench/live.py  # each bot's moves a Poisson stream
     BENCH_GAME=blazon python bench/live.py  # the tables play Blazon (or 13-couronnes)
+    BENCH_NICE=10 python bench/live.py  # the load generator yields the cores to the servers
 
 Levels: 1 = 10 tables × 4 seats at 4 moves/s (a club night), 2 = 100 × 4 at 20 moves/s,
 3 = 250 × 4 plus 250 spectators (1,250 sockets) at 40 moves/s. Aims, at every level: p99 push
