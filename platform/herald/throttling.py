@@ -28,8 +28,9 @@ from rest_framework.throttling import SimpleRateThrottle
 
 #: KEYS[1]: the user's (or address's) window; ARGV: now, the window's seconds, the limit, and a
 #: name for this request. Drops the times that left the window (as DRF: ``time <= now -
-#: window``); refuses when ``limit`` are left, answering how many and the oldest time, else adds
-#: this one and keeps the set as long as the window. Returns ``{allowed, count, oldest}``.
+#: window``); refuses when the window holds ``limit`` already, answering how many it holds and
+#: the oldest time, else adds this one and keeps the set as long as the window. Returns
+#: ``{allowed, count, oldest}``.
 SLIDING_WINDOW = """
 local key, now, window = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
@@ -43,8 +44,8 @@ redis.call('PEXPIRE', key, math.ceil(window * 1000))
 return {1, count + 1, ''}
 """
 
-#: Per Redis location, the client and the registered script (created in each process on its
-#: first throttled request, after any fork).
+#: Per Redis location, the script registered on a client of its own (made in each process on
+#: its first throttled request, after any fork).
 _WINDOWS: dict[str, Any] = {}
 
 
