@@ -6,7 +6,6 @@ the local-memory cache (DRF's own counting) are tested in tests/platform/test_au
 
 from __future__ import annotations
 
-import json
 import threading
 import uuid
 from collections.abc import Iterator
@@ -15,22 +14,15 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from events.models import Stream
 from events.services import stream_open
-from events.states import state_cache
 from events.throttling import MoveThrottle
-from tests.events import toy_game
+
+# The toy game registered for every test here, DRF's own counting on the local-memory cache, and
+# a move posted as the view offers it: as the same limits' tests on that cache have them.
+from tests.platform.test_auth import post_move, throttling, toy  # noqa: F401
 from tests.users import make_user, token_for
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def toy() -> Any:
-    state_cache.clear()
-    with toy_game.registered() as game:
-        yield game
-    state_cache.clear()
 
 
 @pytest.fixture
@@ -50,18 +42,6 @@ def redis_throttling(settings: Any, redis_client: Any) -> Iterator[Any]:
         redis_client.delete(key)
 
 
-@pytest.fixture
-def locmem_throttling(settings: Any) -> Any:
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": f"throttle-test-{uuid.uuid4().hex}",
-        }
-    }
-    settings.HERALD_THROTTLE = True
-    return settings
-
-
 class Caller:
     """What a throttle reads of a request: its user."""
 
@@ -75,15 +55,6 @@ class _User:
 
     def __init__(self, pk: int) -> None:
         self.pk = pk
-
-
-def post_move(client: APIClient, stream: Stream) -> Any:
-    view = client.get(f"/api/v1/streams/{stream.pk}/view").json()
-    move = (view.get("legal_moves") or [{"type": "play", "card": 0}])[0]
-    body = {"move": move, "expected_version": view["version"]}
-    return client.post(
-        f"/api/v1/streams/{stream.pk}/moves", json.dumps(body), content_type="application/json"
-    )
 
 
 def test_moves_are_throttled_per_user(redis_throttling: Any) -> None:
@@ -147,7 +118,7 @@ def test_the_window_slides(redis_throttling: Any) -> None:
     assert not ask()
 
 
-@pytest.mark.parametrize("counts", [["redis_throttling"], ["locmem_throttling"]])
+@pytest.mark.parametrize("counts", [["redis_throttling"], ["throttling"]])
 def test_the_wait_is_drfs(counts: list[str], request: pytest.FixtureRequest) -> None:
     """A refused request's wait: the window's length less the oldest request's age, as DRF's
     own throttle says (the local-memory cache counts with DRF's code)."""
