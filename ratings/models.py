@@ -157,10 +157,17 @@ class RatingChange(models.Model):
 
     pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes")
-    stream_id = models.UUIDField(db_index=True)
+    # Not indexed: changes are looked up through their game, or by player (change_history).
+    stream_id = models.UUIDField()
     sequence = models.PositiveIntegerField(help_text=_("The game's position in pool order."))
+    # No index of its own: change_history starts with the player, which serves every lookup
+    # by player (and the cascade when a user is deleted). Each index costs every change
+    # written and every change a recompute marks superseded.
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_index=False,
     )
     seat = models.PositiveSmallIntegerField()
     rank = models.PositiveSmallIntegerField()
