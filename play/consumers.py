@@ -20,10 +20,8 @@ and the store's stays the plain, version-only socket API clients use.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-import random
 from collections.abc import Hashable
 from types import SimpleNamespace
 from typing import Any
@@ -122,7 +120,7 @@ class TableConsumer(StreamConsumer):
     entry: str | None = None  # this socket's presence entry, for a seated player
     presence: list[bool] | None = None
     presence_group: str = ""
-    beating: asyncio.Task[None] | None = None
+    beating: bool = False  # whether its stream's heartbeat renews its entry
 
     def open_stream(self, user: Any, stream_id: str) -> int | None:
         try:
@@ -150,15 +148,14 @@ class TableConsumer(StreamConsumer):
         batches.join(self.stream_id, self)
         seats = await self.announce(add=self.entry)
         await self.send_json({"type": "presence", "seats": seats})
-        self.beating = asyncio.create_task(self.beat())
+        presences.beats.join(self.stream_id, self.players, self)
+        self.beating = True
 
     async def disconnect(self, code: int) -> None:
         await super().disconnect(code)
         batches.leave(self.stream_id, self)
-        if self.beating is not None:
-            self.beating.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.beating
+        if self.beating:
+            await presences.beats.leave(self.stream_id, self)
         if self.presence_group:
             if self.entry is not None:
                 await self.announce(remove=self.entry)
@@ -222,31 +219,9 @@ class TableConsumer(StreamConsumer):
         await self.send_json({"type": "presence", "seats": self.presence})
 
     async def announce(self, *, add: str | None = None, remove: str | None = None) -> list[bool]:
-        """Update this socket's presence entry; when the seats connected changed, send them to
-        the stream's table sockets (in every process). The seats as they are now."""
-        try:
-            changed, seats = await presences.presence_store().update(
-                self.stream_id, self.players, add=add, remove=remove
-            )
+        """Update this socket's presence entry (play.presence.announce); the seats as they are
+        now, as far as this socket knows when the store cannot be reached."""
+        seats = await presences.announce(self.stream_id, self.players, add=add, remove=remove)
+        if seats is not None:
             self.presence = seats
-            if changed:
-                await self.channel_layer.group_send(
-                    self.presence_group, presences.presence_message(seats)
-                )
-        except Exception as exc:  # Redis away: presence waits for the next heartbeat
-            logger.warning("table %s: presence not updated (%s)", self.stream_id, exc)
         return list(self.presence or [False] * self.players)
-
-    async def beat(self) -> None:
-        """Renew this socket's entry every heartbeat; on the way, expire the entries of sockets
-        whose process died, and announce the change.
-
-        The first renewal comes at a random point of the first heartbeat. Sockets that opened
-        together (every page of a hall reconnecting after a restart) would otherwise renew
-        together for as long as they stay: 400 sockets, a burst of 400 Redis round trips on the
-        event loop every heartbeat, which the moves drawn meanwhile would wait for."""
-        every = presences.heartbeat()
-        await asyncio.sleep(every * random.random())
-        while True:
-            await self.announce(add=self.entry)
-            await asyncio.sleep(every)

@@ -89,3 +89,64 @@ def test_the_store_follows_the_channel_layer(settings: Any) -> None:
     found = presence.presence_store()
     assert isinstance(found, RedisPresence)
     assert (found.url, found.prefix) == ("redis://127.0.0.1:6379/7", "herald")
+
+
+def test_one_update_renews_several_entries(store: Any) -> None:
+    stream, now = str(uuid.uuid4()), 5_000_000.0
+    ann, cid, gone = member(0, "ann"), member(2, "cid"), member(1, "gone")
+    assert run(store.update(stream, 3, add=[ann, cid, gone], now=now)) == (True, [True, True, True])
+    # Renewed together, twice; the third entry is not renewed and expires.
+    for beat in (1, 2):
+        run(store.update(stream, 3, add=[ann, cid], now=now + beat * BEAT))
+    assert store.seats(stream, 3, now=now + LIFE + 0.5) == [True, False, True]
+    assert run(store.update(stream, 3, add=[], now=now + LIFE + 0.5)) == (
+        True,
+        [True, False, True],
+    )
+
+
+class Socket:
+    """What a stream's heartbeat knows of a table socket: its entry (None: a spectator)."""
+
+    def __init__(self, entry: str | None) -> None:
+        self.entry = entry
+
+
+def test_a_stream_beats_once_per_process_for_all_its_sockets(settings: Any) -> None:
+    """One heartbeat per stream renews every socket's entry of this process; a socket that
+    left is renewed no more, and the stream's beat stops with its last socket."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    settings.HERALD_PRESENCE_HEARTBEAT = 0.05  # an entry lives 0.15 s without renewal
+    stream = str(uuid.uuid4())
+    ann, bob, spectator = Socket(member(0, "ann")), Socket(member(1, "bob")), Socket(None)
+
+    async def seats_over(seconds: float) -> list[bool]:
+        await asyncio.sleep(seconds)
+        return presence.presence_store().seats(stream, 2)
+
+    async def scenario() -> tuple[Any, ...]:
+        beats = presence.StreamBeats()
+        for socket in (ann, bob, spectator):
+            beats.join(stream, 2, socket)
+        streams_beating = len(beats.beats)
+        both = await seats_over(0.5)  # three lifetimes: only the beat kept them
+        await beats.leave(stream, bob)
+        await presence.announce(stream, 2, remove=bob.entry)
+        after_bob = await seats_over(0.5)
+        await beats.leave(stream, ann)
+        still_beating = len(beats.beats)
+        await beats.leave(stream, spectator)
+        ann_alone = await seats_over(0.01)
+        without_anyone = await seats_over(0.3)
+        return streams_beating, both, after_bob, still_beating, ann_alone, without_anyone, beats
+
+    beating, both, after_bob, still, ann_alone, without, beats = run(scenario())
+    assert beating == 1
+    assert both == [True, True]
+    assert after_bob == [True, False]
+    assert still == 1  # the spectator's socket keeps the stream's beat
+    assert ann_alone == [True, False]  # her entry outlives the beat by its lifetime...
+    assert without == [False, False]  # ...and no more
+    assert beats.beats == {}
+    assert beats.sockets == {}
+    assert beats.locks == {}
