@@ -78,7 +78,15 @@ SOCKETS_PORT ?= 8001
 sockets: venv
 	$(BIN)/daphne -b $(HOST) -p $(SOCKETS_PORT) --websocket_connect_timeout 30 herald.asgi:application
 
+# bench/engine.py measures OpenSpiel's pure-Python Liar's Poker in turn with each of its rows
+# (issue #19): the machine's speed changes by half within minutes, and the reference moves with
+# it. Not a dependency of Herald: installed for the benchmarks where a wheel exists (no
+# compiler), and skipped with a word where none does.
+OPENSPIEL := open_spiel==2.0.2
+
 bench: venv
+	@$(BIN)/python -m pip install --quiet --only-binary=:all: '$(OPENSPIEL)' \
+		|| echo "no $(OPENSPIEL) wheel for this machine: bench/engine.py prints no OpenSpiel figure"
 	@for script in bench/*.py; do \
 		case $$script in */_*) continue;; esac; \
 		echo "== $$script"; $(BIN)/python $$script || exit 1; \
