@@ -80,16 +80,19 @@ sockets: venv
 
 # bench/engine.py measures OpenSpiel's pure-Python Liar's Poker in turn with each of its rows
 # (issue #19): the machine's speed changes by half within minutes, and the reference moves with
-# it. Not a dependency of Herald: installed for the benchmarks where a wheel exists (no
-# compiler), and skipped with a word where none does.
+# it. Not a dependency of Herald: installed once, for the benchmarks alone, in a folder of its
+# own (so `make lock` never pins it, nor the numpy and scipy it brings), where a wheel exists
+# (no compiler); skipped with a word where none does.
 OPENSPIEL := open_spiel==2.0.2
+BENCH_EXTRAS := $(VENV)/bench-extras
 
 bench: venv
-	@$(BIN)/python -m pip install --quiet --only-binary=:all: '$(OPENSPIEL)' \
+	@[ -d $(BENCH_EXTRAS)/open_spiel ] || $(BIN)/python -m pip install --quiet \
+		--only-binary=:all: --target $(BENCH_EXTRAS) '$(OPENSPIEL)' \
 		|| echo "no $(OPENSPIEL) wheel for this machine: bench/engine.py prints no OpenSpiel figure"
 	@for script in bench/*.py; do \
 		case $$script in */_*) continue;; esac; \
-		echo "== $$script"; $(BIN)/python $$script || exit 1; \
+		echo "== $$script"; PYTHONPATH=$(BENCH_EXTRAS) $(BIN)/python $$script || exit 1; \
 	done
 
 lock: venv
