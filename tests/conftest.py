@@ -201,6 +201,8 @@ class WorkerProcess:
 def worker_environment(queue: str, **overrides: str) -> dict[str, str]:
     """The environment of a worker subprocess: this session's database, Redis and queue."""
     env = dict(os.environ)
+    # The queue below is already this xdist worker's own (herald.settings): not twice.
+    env.pop("PYTEST_XDIST_WORKER", None)
     env.update(
         {
             "DATABASE_URL": database_url_for_worker(),

@@ -239,7 +239,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="herald")
+# Each pytest-xdist worker (``-n 2``) starts its own Celery worker: give each its own queue, as
+# pytest-django gives each its own database, or one's worker takes the other's tasks.
+_XDIST_WORKER = env.str("PYTEST_XDIST_WORKER", default="")
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="herald") + (
+    f"-{_XDIST_WORKER}" if _XDIST_WORKER else ""
+)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
