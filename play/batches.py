@@ -21,9 +21,8 @@ from typing import Any, Protocol, TypeVar
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections, connections
 
-from play.drawpool import DrawingPool, DrawViewers, pool_size
+from play.drawpool import DrawingPool, Drawn, DrawViewers, pool_size
 
-Drawn = tuple[int, str] | None
 T = TypeVar("T")
 
 

@@ -61,6 +61,7 @@ HUNG_AFTER = 10.0
 #: process is started for them.
 RESTART_AFTER = 5.0
 
+#: One viewer's drawing: (the version drawn, the table's HTML); None for a game not drawn yet.
 Drawn = tuple[int, str] | None
 Drawings = dict[Hashable, Drawn | Exception]
 #: draw_viewers(stream_id, version, viewers) -> Drawings, in a drawing process: a module's
