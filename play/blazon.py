@@ -441,6 +441,8 @@ class Table:
     final: list[dict[str, Any]] = field(default_factory=list)
     final_words: str = ""
     payment: Payment | None = None
+    # Drawn for someone looking over the seat's shoulder (play.drawings.Draw): no "you".
+    onlooker: bool = False
 
     @property
     def legal_moves_json(self) -> str:
@@ -551,12 +553,13 @@ def _requirement_words(clauses: tuple[Clause, ...], language: str | None) -> str
     return " + ".join(clause_words(clause) for clause in clauses)
 
 
-def decision_words(view: dict[str, Any], names: list[str]) -> str:
-    """What the table waits for: addressed to the viewer on their turn, else by name."""
+def decision_words(view: dict[str, Any], names: list[str], *, onlooker: bool = False) -> str:
+    """What the table waits for: addressed to the viewer on their turn (unless ``onlooker``),
+    else by name."""
     seat, turn, phase = view["seat"], view["turn"], view["phase"]
     if phase == "over":
         return gettext("The game is over.")
-    if seat == turn:
+    if seat == turn and not onlooker:
         return _my_decision(view)
     words = {"name": _name(names, turn)}
     waiting = {
@@ -1123,8 +1126,12 @@ def viewer_of(view: dict[str, Any]) -> int | None:
     return next((p["seat"] for p in view["players"] if "hand" in p), None)
 
 
-def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: list[str]) -> Table:
-    """The drawing of ``view`` (one seat's, or the public one) with the viewer's controls."""
+def table_for(
+    view: dict[str, Any], legal_moves: list[dict[str, Any]], names: list[str], *,
+    onlooker: bool = False,
+) -> Table:  # fmt: skip
+    """The drawing of ``view`` (one seat's, or the public one) with the viewer's controls;
+    ``onlooker``: see play.drawings.Draw."""
     seat = viewer_of(view)
     own = view["players"][seat]["hand"] if seat is not None else []
     view = {**view, "seat": seat, "hand": own}
@@ -1144,8 +1151,11 @@ def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: li
         viewer_seat=view["seat"],
         phase=view["phase"],
         turn_number=view["turn_number"],
-        your_turn=view["seat"] is not None and view["seat"] == view["turn"] and bool(legal_moves),
-        decision=decision_words(view, names),
+        your_turn=not onlooker
+        and view["seat"] is not None
+        and view["seat"] == view["turn"]
+        and bool(legal_moves),
+        decision=decision_words(view, names, onlooker=onlooker),
         end_words=end_words(view, names),
         players=players,
         hand=hand,
@@ -1161,6 +1171,7 @@ def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: li
             if moves.get("pay_cards")
             else None
         ),
+        onlooker=onlooker,
     )
 
 

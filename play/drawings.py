@@ -11,9 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from play import blazon, sept_blasons, treize_couronnes
+
+
+class Draw(Protocol):
+    """A game's ``table_for``: the template's ``table`` for ``view`` and its legal moves.
+
+    The drawing speaks to the view's seat ("Your turn", "you"), unless ``onlooker``: the view
+    is drawn for someone looking over that seat's shoulder (an arbiter's replay, every hand
+    shown), and its words name the seat as they name the others."""
+
+    def __call__(
+        self, view: dict[str, Any], legal_moves: list[dict[str, Any]], names: list[str], *,
+        onlooker: bool = False,
+    ) -> Any: ...  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -22,7 +35,7 @@ class Drawing:
     ``add_result(table, result, names)`` adds the game-over panel's figures to it."""
 
     game_id: str
-    draw: Callable[[dict[str, Any], list[dict[str, Any]], list[str]], Any]
+    draw: Draw
     add_result: Callable[[Any, dict[str, Any] | None, list[str]], Any]
     template: str  # the table's root element (the fragment the page swaps)
     title_template: str  # the tab's title: "Your turn — …" first when it is

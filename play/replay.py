@@ -56,6 +56,12 @@ class ReplaySight:
     seats: tuple[int | None, ...]
     finished: bool  # the game has ended (everyone then sees everything)
     privileged: bool  # an arbiter or staff member who does not play in the game
+    viewer_seat: int | None = None  # the viewer's own seat in the game, if they play in it
+
+    def looks_over(self, seat: int | None) -> bool:
+        """Whether ``seat``'s view is drawn for someone else looking over its shoulder (every
+        hand shown): its words then name that seat instead of saying "you"."""
+        return seat is not None and seat != self.viewer_seat
 
     @property
     def own_seat(self) -> int | None:
@@ -81,6 +87,7 @@ def replay_sight(access: StreamAccess) -> ReplaySight:
         seats=seats,
         finished=stream.is_finished,
         privileged=access.privileged,
+        viewer_seat=access.seat,
     )
 
 
@@ -420,13 +427,16 @@ def _boards(
         previous = list(replayed.previous)
     boards = []
     for seat, view, earlier in zip(step.sight.seats, replayed.views, previous, strict=True):
-        table = drawing.draw(view, [], step.names)
+        onlooker = step.sight.looks_over(seat)
+        table = drawing.draw(view, [], step.names, onlooker=onlooker)
         table = drawing.add_result(table, result, step.names)
         game = dataclasses.replace(
             summary, finished=step.final, version=step.last_seq, viewer_seat=seat
         )
         name = "" if seat is None else seat_words(seat, step.names)
-        before = None if earlier is None else drawing.draw(earlier, [], step.names)
+        before = (
+            None if earlier is None else drawing.draw(earlier, [], step.names, onlooker=onlooker)
+        )
         boards.append(Board(seat=seat, name=name, game=game, table=table, before=before))
     return boards
 

@@ -124,6 +124,13 @@ class Table:
     # Per round, per seat (by seat): how the round was counted (engine view's round_lines).
     round_lines: list[list[dict[str, Any]]] = field(default_factory=list)
     rounds_played: int = 3  # the edition's rounds: a round after them is a tie-break
+    # Drawn for someone looking over the seat's shoulder (play.drawings.Draw): no "you".
+    onlooker: bool = False
+
+    @property
+    def viewer_name(self) -> str:
+        """The name of the seat whose view this is ("" for the public view)."""
+        return next((p.name for p in self.players if p.mine), "")
 
     @property
     def score_rows(self) -> list[dict[str, Any]]:
@@ -304,13 +311,14 @@ def _resolving(view: dict[str, Any]) -> dict[str, Any] | None:
     return next((c for c in view["current_trick"] if c["position"] == position), None)
 
 
-def decision_words(view: dict[str, Any], names: list[str]) -> str:
+def decision_words(view: dict[str, Any], names: list[str], *, onlooker: bool = False) -> str:
     """What the table waits for, by name, or addressed to the viewer when it is their turn
-    (the engine's ``decision`` speaks of seat numbers, in English)."""
+    (unless ``onlooker``: then by name too). The engine's ``decision`` speaks of seat
+    numbers, in English."""
     to_act = view["to_act"]
     if not to_act:
         return gettext("The game is over.")
-    mine = view["seat"] in to_act
+    mine = not onlooker and view["seat"] in to_act
     words = {"name": _name(names, to_act[0])}
     phase = view["phase"]
     if phase == "play":
@@ -365,10 +373,14 @@ def _second_step(view: dict[str, Any], names: list[str]) -> str:
     return " " + gettext("Chosen: %(token)s. Now click what it is exchanged with.") % words
 
 
-def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: list[str]) -> Table:
+def table_for(
+    view: dict[str, Any], legal_moves: list[dict[str, Any]], names: list[str], *,
+    onlooker: bool = False,
+) -> Table:  # fmt: skip
     """The drawing of ``view`` (one seat's, or the public one) with the viewer's controls: each
     legal move sits on the object it acts on (a card, a token, the pile, a player, a trick)
-    when it is the only move there, and is a button in words otherwise."""
+    when it is the only move there, and is a button in words otherwise. ``onlooker``: see
+    play.drawings.Draw."""
     viewer = view["seat"]
     variants = list(view["options"]["variants"])
     placed, loose = _placements(legal_moves)
@@ -398,12 +410,13 @@ def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: li
         round_lines=view.get("round_lines", []),
         rounds_played=STANDARD.rounds,
         to_act_names=[_name(names, s) for s in view["to_act"]],
-        your_turn=viewer is not None and viewer in view["to_act"],
-        decision=decision_words(view, names),
+        your_turn=not onlooker and viewer is not None and viewer in view["to_act"],
+        decision=decision_words(view, names, onlooker=onlooker),
         controls=[Control(move_label(m, view, names), m) for m in loose],
         legal_moves=list(legal_moves),
         set_aside=[_card_drawn(card) for card in view.get("set_aside", [])],
         variants=[variant_words()[v] for v in sorted(variants) if v in variant_words()],
+        onlooker=onlooker,
     )
 
 

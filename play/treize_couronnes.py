@@ -277,6 +277,13 @@ class Table:
     final: list[dict[str, Any]] = field(default_factory=list)
     winner_name: str = ""
     ended_by_limit: bool = False
+    # Drawn for someone looking over the seat's shoulder (play.drawings.Draw): no "you".
+    onlooker: bool = False
+
+    @property
+    def viewer_name(self) -> str:
+        """The name of the seat whose view this is ("" for the public view)."""
+        return next((p.name for p in self.players if p.mine), "")
 
     @property
     def legal_moves_json(self) -> str:
@@ -408,12 +415,13 @@ def _phase_words(phase: str, mine: bool, name: str) -> str:
     return gettext("%(name)s ends the turn.") % words
 
 
-def decision_words(view: dict[str, Any], names: list[str]) -> str:
-    """What the table waits for, by name, or addressed to the viewer when it is their turn."""
+def decision_words(view: dict[str, Any], names: list[str], *, onlooker: bool = False) -> str:
+    """What the table waits for, by name, or addressed to the viewer when it is their turn
+    (unless ``onlooker``: then by name too)."""
     if view["phase"] == "over":
         return gettext("The game is over.")
     current = view["current"]
-    mine = view["seat"] == current
+    mine = not onlooker and view["seat"] == current
     name = _name(names, current)
     pending = view.get("pending")
     if pending:
@@ -519,8 +527,12 @@ def _control(move: dict[str, Any], king_id: str, names: list[str]) -> Control:
     return control
 
 
-def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: list[str]) -> Table:
-    """The drawing of ``view`` (one seat's, or the public one) with the viewer's controls."""
+def table_for(
+    view: dict[str, Any], legal_moves: list[dict[str, Any]], names: list[str], *,
+    onlooker: bool = False,
+) -> Table:  # fmt: skip
+    """The drawing of ``view`` (one seat's, or the public one) with the viewer's controls;
+    ``onlooker``: see play.drawings.Draw."""
     kings = _kings(view)
     in_power = view["king"]
     king = kings[in_power["card"]]
@@ -554,11 +566,13 @@ def table_for(view: dict[str, Any], legal_moves: list[dict[str, Any]], names: li
         turn=view["turn"],
         max_turns=view["max_turns"],
         phase=view["phase"],
-        your_turn=view["seat"] is not None
+        your_turn=not onlooker
+        and view["seat"] is not None
         and view["seat"] == view["current"]
         and view["phase"] != "over",
-        decision=decision_words(view, names),
+        decision=decision_words(view, names, onlooker=onlooker),
         legal_moves=list(legal_moves),
+        onlooker=onlooker,
     )
 
 

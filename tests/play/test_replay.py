@@ -79,7 +79,7 @@ def hands(html: str) -> list[list[str]]:
     ]
 
 
-def state_after(stream: Stream, move: int) -> Any:
+def state_after(stream: Stream, move: int, game: Any = GAME) -> Any:
     """The state after ``move`` from the engine's own replay (not the page's code)."""
     created = stream.events.get(seq=1).payload
     setup = SetupRecord(
@@ -90,7 +90,7 @@ def state_after(stream: Stream, move: int) -> Any:
         (e.payload["seat"], e.payload["move"])
         for e in stream.events.filter(type="MoveMade").order_by("seq")
     ]
-    state, _ = replay_log(GAME, setup, moves, until=move)
+    state, _ = replay_log(game, setup, moves, until=move)
     return state
 
 
@@ -202,6 +202,56 @@ def test_a_player_sees_only_their_own_hand_while_the_game_runs(move: int) -> Non
     assert boards(spectator) == [""]
     assert hands(spectator) == []
     assert replay_root(spectator)["sight"] == "public"
+
+
+def board_html(html: str, seat: int) -> str:
+    """The HTML of the board drawn for ``seat`` (0-based)."""
+    start = html.index(f'data-view-seat="{seat}"')
+    end = html.find('<section class="replay-board"', start)
+    return html[start : end if end != -1 else len(html)]
+
+
+YOU_TAG = '<span class="tag">you</span>'
+
+
+@pytest.mark.parametrize("game_id", ["les-7-blasons", "13-couronnes", "blazon"])
+def test_an_arbiters_boards_name_each_seat_instead_of_speaking_to_it(game_id: str) -> None:
+    users = [make_user(f"look-{game_id}-{i}") for i in range(3)]
+    stream = play_stream(stream_open(game_id=game_id, seats=users), stop_after=3)
+    acting = engine.get(game_id).to_act(state_after(stream, 3, engine.get(game_id)))[0]
+    arbiter = make_user(f"look-arbiter-{game_id}", groups=("arbiters",))
+    html = page(stream, arbiter)
+    assert boards(html) == ["0", "1", "2"]
+    named_hands = 0
+    for seat, user in enumerate(users):
+        board = board_html(html, seat)
+        words = text(board)
+        assert YOU_TAG not in board
+        assert "Your turn" not in words
+        assert "Your hand" not in words
+        # Where the seat's own replay heads its hand "Your hand", the arbiter's names it.
+        named = f"{user.get_username()}'s hand" in htmllib.unescape(words)
+        assert named == ("Your hand" in text(page(stream, user)))
+        named_hands += named
+    assert named_hands >= 1  # the last seat has made no move: its starting hand is whole
+    acting_name = users[acting].get_username()
+    assert acting_name in text(board_html(html, acting).split("</p>")[0])  # the turn line
+    # A seat's own replay still speaks to them.
+    own = page(stream, users[acting])
+    assert YOU_TAG in own
+    if game_id != "blazon":  # Blazon says "Your turn" only with the moves to make there
+        assert "Your turn" in text(own)
+
+
+def test_after_the_end_a_player_is_you_on_their_own_board_only() -> None:
+    stream, users = open_game(None, tag="-you")
+    html = page(stream, users[1], move=6)
+    assert boards(html) == ["0", "1", "2"]
+    assert [YOU_TAG in board_html(html, seat) for seat in range(3)] == [False, True, False]
+    assert "Your hand" in text(board_html(html, 1))
+    assert f"{users[0].get_username()}'s hand" in htmllib.unescape(text(board_html(html, 0)))
+    last = page(stream, users[1])  # the final scores: "you" on their own board's row alone
+    assert [YOU_TAG in board_html(last, seat) for seat in range(3)] == [False, True, False]
 
 
 def test_an_arbiter_seated_in_the_game_sees_it_as_a_player() -> None:
@@ -353,7 +403,7 @@ class MarkerTable:
 
 MARKER_DRAWING = Drawing(
     game_id="marker-toy",
-    draw=lambda view, legal, names: MarkerTable(view),
+    draw=lambda view, legal, names, onlooker=False: MarkerTable(view),
     add_result=lambda table, result, names: table,
     template="play/tests/marker_table.html",
     title_template="play/tests/marker_title.txt",
