@@ -96,6 +96,10 @@ def test_an_arbiter_steps_through_a_finished_game_with_the_keyboard(
                 assert board.locator(f".hand .card.{colour_class(HOUSES[seat])}").count() == (
                     cards.count()
                 )
+                # Each board names its seat: the arbiter is not the player it shows.
+                name = users[seat].get_username()
+                assert board.get_by_role("heading", name=f"{name}'s hand").count() == 1
+                assert board.get_by_text("you", exact=True).count() == 0
             assert page.locator(".step-words").inner_text().strip() != ""
             assert page.locator("[data-move]").count() == 0  # nothing is played from a replay
             assert page.locator("[data-changed]").count() >= 2  # the words and a seat
