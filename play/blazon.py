@@ -15,12 +15,12 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 
 from engine.blazon.cards import EDITIONS, Clause, Edition
 from engine.blazon.shield import BLAZON_LANGUAGES, TABLES, shield_blazon
 from engine.blazon.words import ALIGN_WORDS, SYMBOL_WORDS, word
-from herald.texts import per_language, render
+from herald.texts import active_language, per_language, render
 from play.controls import Control
 
 GAME_ID = "blazon"
@@ -543,7 +543,7 @@ def clause_words(clause: Clause) -> str:
 
 def requirement_words(clauses: tuple[Clause, ...]) -> str:
     """A distinction's requirement: all its clauses, joined."""
-    return _requirement_words(clauses, get_language())
+    return _requirement_words(clauses, active_language())
 
 
 # The edition's distinctions, worded once per language in this process: every seat's drawing
@@ -649,7 +649,7 @@ def face_of(card: dict[str, Any], edition: str, *, fits: bool = False) -> Face:
     """The drawing of a card of a view (``{"number", "name", "category", "type", ...}``);
     ``fits``: with the mini-map of the spaces it fits (the hand's cards). A copy of the face
     made once per card, edition and language (every drawing draws the same cards again)."""
-    made = _face_in(tuple(sorted(card.items())), edition, fits, get_language())
+    made = _face_in(tuple(sorted(card.items())), edition, fits, active_language())
     return replace(made, lines=list(made.lines), fits=list(made.fits))
 
 
@@ -675,7 +675,7 @@ def _face_in(
         type_word=_symbol(card["type"]),
         category_word=category_words().get(card["category"], card["category"]),
         augmentation_word=augmentation_words().get(card["augmentation"], card["augmentation"]),
-        fits=list(fit_marks(card["number"], edition, get_language())) if fits else [],
+        fits=list(fit_marks(card["number"], edition, active_language())) if fits else [],
     )
 
 
@@ -727,7 +727,7 @@ def shield_spaces(player: dict[str, Any], edition: str) -> list[SpaceDrawing]:
     are public and change one card at a time, so each is drawn once per cards and language in
     this process and its spaces are shared (read only) by every drawing that shows it."""
     shield = json.dumps(player["shield"], sort_keys=True)
-    return list(_shield_spaces(shield, edition, get_language()))
+    return list(_shield_spaces(shield, edition, active_language()))
 
 
 # About 40 objects a shield, which the garbage collector scans while the cache holds them: room
@@ -814,7 +814,7 @@ def _track_x(prestige: int) -> str:
 def blazon_words(shown: dict[str, Any], edition: str) -> str:
     """A seat's blazon in the viewer's language: the view carries the English one; the engine
     composes it in French from the cards the view shows on the shield."""
-    language = (get_language() or "en").split("-")[0]
+    language = (active_language() or "en").split("-")[0]
     tables = TABLES.get(edition)
     if language == "en" or language not in BLAZON_LANGUAGES or tables is None:
         return str(shown["blazon"])

@@ -21,8 +21,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from django.utils import translation
-
+from herald.texts import active_language
 from play.templating import render_to_string
 
 _PLAIN = (str, int, float, bool, type(None))
@@ -133,7 +132,7 @@ class Fragments:
 
     def draw(self, template: str, values: dict[str, Any]) -> str:
         """The template drawn with ``values`` alone, in the active language."""
-        key = (template, translation.get_language(), value_key(values))
+        key = (template, active_language(), value_key(values))
         with self._lock:
             found = self._items.get(key)
             if found is not None:

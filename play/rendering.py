@@ -13,11 +13,11 @@ import json
 from typing import Any
 from uuid import UUID
 
-from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from events.access import StreamAccess
 from herald.bounded import Bounded
+from herald.texts import speaking
 from play import presence as presences
 from play import selectors
 from play.moments import Moment
@@ -112,7 +112,7 @@ def render_table(
     shows (a delayed spectator's is behind the stream's); None for a game not drawn yet.
     ``moment``: the stream's version as the process read it for all its sockets (its stream
     row is ``access.stream``)."""
-    with translation.override(language):
+    with speaking(language):
         key: tuple[Any, ...] | None = None
         # A finished game's drawing changes without a new version (its verification lands
         # later), and is drawn rarely: only running games' public drawings are shared.

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.urls import get_script_prefix, reverse
-from django.utils.translation import get_language
 
 import engine
 from engine.core import EngineError
@@ -23,7 +22,7 @@ from events.models import Event
 from events.selectors import event_for_access, shown_events, stream_view
 from events.states import game_of
 from herald.bounded import Bounded
-from herald.texts import render
+from herald.texts import active_language, render
 from play.drawings import Drawing, drawing_for
 from ratings.selectors import stream_verification
 from tournaments import selectors as tournaments
@@ -225,7 +224,7 @@ def last_moves(
     if recent is not None and not _holds(recent, after, access.shown_version):
         recent = None  # a delayed spectator's moves are older: read them
     # Flat, of strings, numbers and None: the collector lets go of such keys (play.fragments).
-    viewer = (str(access.stream.pk), access.sees_everything, access.seat, get_language(), *names)
+    viewer = (str(access.stream.pk), access.sees_everything, access.seat, active_language(), *names)
     lines = []
     for event in shown_events(access, after=after, read=recent):
         key = (event.seq, *viewer)

@@ -34,7 +34,7 @@ from events.models import Stream
 from events.services import stream_open
 from herald import demo
 from herald.management.commands.makemessages import jinja_as_python
-from herald.texts import per_language, render
+from herald.texts import active_language, per_language, render, speaking
 from play import sept_blasons
 from ratings import selectors as ratings_selectors
 from tournaments.models import Club, Tournament
@@ -386,6 +386,29 @@ def test_words_made_once_per_language_follow_the_active_language() -> None:
         )
     with translation.override("en"):
         assert sept_blasons.power_words()["steal"] == "steals"
+
+
+def test_a_drawings_language_is_held_for_it_and_let_go_after() -> None:
+    """Inside ``speaking`` the words made once per language are looked up by the language held
+    (not Django's ``get_language``): a nested drawing in another language gets its own words,
+    and the outer one its own again after it, as ``translation.override`` does."""
+
+    @per_language
+    def steals() -> str:
+        return gettext("steals")
+
+    with translation.override("en"):
+        assert active_language() == "en"
+        with speaking("fr"):
+            assert (active_language(), translation.get_language()) == ("fr", "fr")
+            assert steals() == "vole"
+            with speaking("en-gb"):
+                assert active_language() == translation.get_language() == "en-gb"
+                assert steals() == "steals"
+            assert active_language() == "fr"
+            assert steals() == "vole"
+        assert active_language() == translation.get_language() == "en"
+        assert steals() == "steals"
 
 
 def test_every_end_reason_has_a_french_sentence() -> None:
