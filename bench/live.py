@@ -240,9 +240,10 @@ def start_processes(stack: Stack) -> None:
         sys.executable, "-m", "gunicorn", "herald.wsgi:application",
         "--bind", f"127.0.0.1:{stack.http_port}", "--workers", "2",
         "--worker-class", "gthread", "--threads", "4", "--keep-alive", "30",
-        "--log-level", "warning",
+        "--log-level", "warning", "--config", str(ROOT / "bench" / "_gc_gunicorn.py"),
     ]  # fmt: skip
-    stack.processes["server"] = [subprocess.Popen(gunicorn, cwd=ROOT, env=env)]
+    http_env = {**env, "BENCH_GC_LOG": GC_LOG}
+    stack.processes["server"] = [subprocess.Popen(gunicorn, cwd=ROOT, env=http_env)]
     wait_listening(stack.processes["server"][0], stack.http_port, "gunicorn")
     for port in stack.socket_ports:
         daphne = [
@@ -504,6 +505,8 @@ class LevelFigures:
     collections: dict[int, list[float]]
     # Their drawing processes' (play.drawpool): each stops that process's drawings
     drawing_collections: dict[int, list[float]]
+    # The HTTP server's workers' (bench/_gc_gunicorn.py): each stops that worker's POSTs
+    http_collections: dict[int, list[float]]
 
 
 async def last_frames(sockets: list[Socket], patience: float = 30.0) -> None:
@@ -579,6 +582,7 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
     after = cpu_by_group(stack)
     collections = socket_server_collections(wall_started, time.time())
     drawing_collections = socket_server_collections(wall_started, time.time(), of="-drawing")
+    http_collections = socket_server_collections(wall_started, time.time(), of="-http")
     gc.enable()
     gc.unfreeze()
     poster.close()
@@ -633,6 +637,7 @@ async def run_level(level: Level, stack: Stack, tables: list[BenchTable]) -> Lev
         slowest=sorted(seats_when, key=lambda pair: -pair[1])[:8],
         collections=collections,
         drawing_collections=drawing_collections,
+        http_collections=http_collections,
     )  # fmt: skip
 
 
@@ -691,6 +696,7 @@ def print_level(figures: LevelFigures) -> None:
     print(f"  socket servers' collections: {collections_text(figures.collections)}")
     if DRAWING_PROCESSES:
         print(f"  drawing processes' collections: {collections_text(figures.drawing_collections)}")
+    print(f"  HTTP server's collections: {collections_text(figures.http_collections)}")
     worst = max(figures.seat_ms[1], figures.spectator_ms[1] if figures.spectator_ms else 0.0)
     ratio = worst / figures.append_ms[1] if figures.append_ms[1] else float("inf")
     checks = [
@@ -824,7 +830,7 @@ def main() -> None:
                 print_level(asyncio.run(run_level(level, stack, tables)))
         finally:
             stack.stop()
-            for path in Path(GC_LOG).parent.glob(f"{Path(GC_LOG).name}.*"):
+            for path in Path(GC_LOG).parent.glob(f"{Path(GC_LOG).name}*"):
                 path.unlink(missing_ok=True)
         drawing_costs(tables[0])
     socket_drawing_costs()
